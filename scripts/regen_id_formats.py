@@ -104,6 +104,32 @@ def pairs_by_args(fmt: str, args: list[str]) -> tuple[int, int] | None:
     return None
 
 
+# A format that prints the device's PCI device number alone, its argument the matched device's
+# own field (iwlwifi pcie/drv.c iwl_pci_probe(), 6.12: IWL_INFO(iwl_trans, "PCI dev %04x/%04x,
+# rev=0x%x, rfid=0x%x\n", pdev->device, pdev->subsystem_device, ...)): the vendor is not
+# printed, and is the one vendor of that number in the driver's own alias table (catalog.ids
+# IdDatabase.driver_entry). Written with vendor index -1.
+_PCI_DEVICE_ARG = re.compile(r"^(\w+)\s*->\s*device$")
+
+
+def product_by_args(fmt: str, args: list[str], text: str) -> tuple[int, int] | None:
+    """(-1, index) of a hex conversion whose argument is a pci_dev's own `->device` field (the
+    variable declared `struct pci_dev *` in the file: not an SDIO function's or an ID entry's),
+    in a call that passes no vendor field."""
+    at = next((i for i, a in enumerate(args) if a.startswith('"')), None)
+    if at is None:
+        return None
+    specs = [s for s in _SPEC_RE.finditer(fmt) if s.group() != "%%"]
+    given = args[at + 1 :]
+    if len(given) != len(specs) or any(_VENDOR_ARG.search(a) for a in given):
+        return None
+    for index, (spec, arg) in enumerate(zip(specs, given, strict=True)):
+        m = _PCI_DEVICE_ARG.match(arg)
+        if m and spec.group()[-1] in "xX" and f"struct pci_dev *{m.group(1)}" in text:
+            return -1, index
+    return None
+
+
 def _level(call: str, fmt_kern: str | None) -> str:
     low = call.lower()
     for level in _LEVELS:
@@ -144,7 +170,10 @@ def formats(root: Path) -> dict[str, tuple[str, set[str], tuple[int, int]]]:
                 if got is None:
                     continue
                 fmt = got[0].strip().removesuffix("\\n").split("\\n")[0].strip()
-                where = pairs_in(fmt) or pairs_by_args(fmt, _call_args(text, m.end()))
+                args = _call_args(text, m.end())
+                where = (
+                    pairs_in(fmt) or pairs_by_args(fmt, args) or product_by_args(fmt, args, text)
+                )
                 if where is None or "\t" in fmt:
                     continue
                 found.setdefault(fmt, (_level(m.group(1), got[1]), set(), where))[1].add(rel)
@@ -175,7 +204,8 @@ def main() -> int:
         for fmt, row in sorted(rows.items())
     ]
     header = (
-        "# vendor,product conversion indexes\tlevel\tseries\tfiles\tformat "
+        "# vendor,product conversion indexes (vendor -1: the device number alone)"
+        "\tlevel\tseries\tfiles\tformat "
         f"(scripts/regen_id_formats.py; linux-source {json.dumps(used, sort_keys=True)})\n"
     )
     OUT.write_text(header + "\n".join(lines) + "\n", encoding="utf-8")

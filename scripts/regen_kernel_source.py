@@ -307,15 +307,18 @@ def _wireless(path: Path, root: Path) -> bool:
 
 
 def _drivers(
-    root: Path,
+    root: Path, headers: tuple[str, ...] = ()
 ) -> tuple[dict[str, dict[str, object]], dict[str, set[str]], dict[str, set[str]]]:
     """Network drivers by the name the kernel logs them under (the driver struct's .name),
     with their bus, source file and whether they are wireless; and the USB/PCI IDs their
-    tables list (macros resolved from the driver's directory and include/linux/pci_ids.h)."""
+    tables list (macros resolved from the driver's directory and include/linux/pci_ids.h, and
+    from `headers`, globs under the tree: regen_newer_drivers.py passes include/linux/usb/*.h,
+    where r8152.c's VENDOR_ID_TRENDNET and friends are defined)."""
     drivers: dict[str, dict[str, object]] = {}
     ids: dict[str, set[str]] = {}
     firmware: dict[str, set[str]] = {}
     pci_ids = _defines([root / "include/linux/pci_ids.h"])
+    pci_ids = {**_defines(sorted(p for g in headers for p in root.glob(g))), **pci_ids}
     for path in _network_sources(root):
         text = path.read_text(encoding="utf-8", errors="replace")
         if "_driver" not in text:

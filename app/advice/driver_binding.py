@@ -22,7 +22,7 @@ def _protocol_driver(driver: KernelDriver | None) -> bool:
     return driver is not None and driver.protocol
 
 
-def generic_driver(nic: Nic) -> tuple[Finding, Recommendation] | None:
+def generic_driver(nic: Nic, kernel: str | None = None) -> tuple[Finding, Recommendation] | None:
     """A chip with its own in-tree driver, bound to a class driver (cdc_ncm, cdc_ether)."""
     ids = load_ids()
     if nic.bus != "usb" or not ids.is_generic_usb(nic.driver):
@@ -34,7 +34,7 @@ def generic_driver(nic: Nic) -> tuple[Finding, Recommendation] | None:
         if not ids.is_generic_usb(m) and not _protocol_driver(table.get(m))
     ]
     if not vendor:
-        return None
+        return _generic_driver_newer(nic, kernel)
     module = ids.module(vendor[0])
     chip = nic.chip or nic.ids
     finding = Finding(
@@ -60,6 +60,51 @@ def generic_driver(nic: Nic) -> tuple[Finding, Recommendation] | None:
             "unplug and replug the adapter (or reboot)",
             f"check: ethtool -i {nic.name or 'IFACE'} shows driver: {vendor[0]}",
         ],
+    )
+    return finding, recommendation
+
+
+def _generic_driver_newer(nic: Nic, kernel: str | None) -> tuple[Finding, Recommendation] | None:
+    """The same, when only a newer kernel's copy of the chip's driver lists its IDs
+    (newer_drivers.json: r8152.c's rtl8152_table has 0bda:8157, the RTL8157, in 7.2 and not in
+    6.1/6.12): the class driver binds it on older kernels, so the chip's own driver is one kernel
+    update away, which the advice says instead of "load it"."""
+    table = load_kernel_drivers()
+    ids = load_ids()
+    own = [
+        (d, series)
+        for d in table.for_ids("usb", nic.ids)
+        if not ids.is_generic_usb(d.name)
+        and not _protocol_driver(d)
+        and d.wireless == bool(nic.wireless)  # a Wi-Fi driver is no Ethernet chip's own
+        and "6.1" not in (series := table.id_series("usb", nic.ids, d.name))
+        and "6.12" not in series
+    ]
+    if not own:
+        return None
+    driver, series = own[0]
+    chip = nic.chip or nic.ids
+    since = in_tree_since(series)
+    finding = Finding(
+        "generic-driver",
+        "warning",
+        label(nic),
+        f"{label(nic)} ({chip}) runs the generic {nic.driver} driver; the chip's own driver, "
+        f"{driver.name}, lists it ({nic.ids}) in newer kernels: {since}.",
+        [e for e in nic.evidence if "driver" in e.lower()][:2],
+    )
+    yours = for_your_kernel(series, kernel) or (
+        "Update to a kernel whose driver lists it, or build the chip maker's driver."
+    )
+    recommendation = Recommendation(
+        "driver",
+        label(nic),
+        f"{driver.name} drives this chip in newer kernels",
+        f"The kernel's {driver.name} ({driver.file}) lists {nic.ids}: {since}. {yours} With "
+        f"the generic {nic.driver} driver the chip's offloads and power settings are not used.",
+        "the chip's own offloads; often higher throughput and fewer stalls",
+        [KERNEL_SOURCE + driver.file],
+        steps=["uname -r", "update the kernel (or install the maker's driver), then replug"],
     )
     return finding, recommendation
 
@@ -149,12 +194,17 @@ def newer_kernel_driver(nic: Nic, kernel: str | None) -> Recommendation | None:
         (d, table.id_series(nic.bus, nic.ids, d.name)) for d in table.for_ids(nic.bus, nic.ids)
     ]
     newer = [(d, series) for d, series in listed if "6.1" not in series]
-    running = kernel_series(kernel)
-    if not newer or len(newer) < len(listed) or (running is not None and running >= (6, 12)):
+    if not newer or len(newer) < len(listed):
         return None
     driver, series = newer[0]
+    # the oldest source that lists it: 6.12, or 7.2 for an ID only newer_drivers.json has
+    first = min((v for s in series if (v := kernel_series(s)) is not None), default=(6, 12))
+    running = kernel_series(kernel)
+    if running is not None and running >= first:
+        return None
     yours = for_your_kernel(series, kernel) or (
-        "Update to a kernel that has it (6.12 does), or build the chip maker's driver."
+        f"Update to a kernel that has it ({first[0]}.{first[1]} does), or build the chip "
+        "maker's driver."
     )
     return Recommendation(
         "driver",

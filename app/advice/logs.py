@@ -29,6 +29,7 @@ from sbctune.advice.probe_exit_findings import probe_exit_findings
 from sbctune.advice.trace_findings import trace_findings
 from sbctune.advice.wwan import cellular_findings
 from sbctune.catalog.modeswitch import storage_mode
+from sbctune.inventory.brcmfmac_board import first_try_only
 from sbctune.inventory.model import Finding, Nic, Severity
 from sbctune.wording import counted
 
@@ -199,6 +200,12 @@ def _storage_mode(nic: Nic, label: str) -> list[Finding]:
 
 def _firmware_missing(nic: Nic, label: str) -> list[Finding]:
     lines = nic.log.get("firmware_missing")
+    if lines and nic.driver == "brcmfmac":
+        # the board's own file is brcmfmac's first try before the canonical one
+        # (inventory.brcmfmac_board): its absence alone is no missing firmware
+        failed = {line: _failed_file(line) for line in lines}
+        first = first_try_only([f for f in failed.values() if f])
+        lines = [line for line in lines if failed[line] not in first]
     if not lines or nic.firmware:
         return []
     # the firmware loader's own lines cite its source; a driver's own words ("Open firmware
@@ -215,6 +222,14 @@ def _firmware_missing(nic: Nic, label: str) -> list[Finding]:
 
 
 _LOADER_WORDS = ("Direct firmware load for", "firmware: failed to load")  # firmware_loader/main.c
+
+
+def _failed_file(line: str) -> str | None:
+    """The file a loader's failure line names."""
+    for word in _LOADER_WORDS:
+        if (at := line.find(word)) != -1:
+            return line[at + len(word) :].split()[0] if line[at + len(word) :].split() else None
+    return None
 
 
 def _failed_driver(line: str) -> str | None:

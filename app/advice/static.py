@@ -39,6 +39,7 @@ from sbctune.advice.static_board import (
 from sbctune.advice.static_duplex import unreported_duplex
 from sbctune.advice.static_pcie import pcie_links_down
 from sbctune.advice.static_vectors import open_without_vectors
+from sbctune.advice.unowned_irqs import network_irqs_on_cpu0
 from sbctune.advice.usb3_wifi import usb3_wifi_at_usb2
 from sbctune.advice.usb_host_died import usb_controllers_died
 from sbctune.catalog import Catalog, Chip, load_catalog
@@ -462,12 +463,13 @@ def add_static_advice(inventory: Inventory, parsed: Parsed, catalog: Catalog | N
             inventory.findings.append(found)
             if cable := cable_recommendation(found):
                 inventory.recommendations.append(cable)
-        for pair in (generic_driver(nic), usb_no_driver(nic)):
+        for pair in (generic_driver(nic, inventory.board.kernel), usb_no_driver(nic)):
             if pair is not None:
                 inventory.findings.append(pair[0])
                 inventory.recommendations += [pair[1]] if pair[1] is not None else []
         if newer := newer_kernel_driver(nic, inventory.board.kernel):
             inventory.recommendations.append(newer)
+    network_irqs_on_cpu0(advisor)  # after every NIC's own irq-on-cpu0
     usb_below_top_speed(advisor)
     usb_device_resets(advisor)
     usb_over_current(advisor)

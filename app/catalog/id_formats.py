@@ -67,11 +67,16 @@ class IdFormats:
     def __len__(self) -> int:
         return len(self._rows)
 
-    def ids_in(self, text: str) -> tuple[str, IdFormat] | None:
-        """("2357:0108", the format) when the line was printed from a format of the table."""
+    def ids_in(self, text: str, driver: str | None = None) -> tuple[str, IdFormat] | None:
+        """("2357:0108", the format) when the line was printed from a format of the table. A
+        format that prints the PCI device number alone (vendor index -1: iwlwifi's "PCI dev
+        %04x/%04x, ...") gives the IDs of the one entry of `driver`'s alias table with that
+        number (resources/ids/drivers.json: "2723" -> iwlwifi's 8086:2723); without a driver,
+        or with entries of several vendors, it gives none."""
         head = text[:400]
-        if head in self._seen:
-            return self._seen[head]
+        key = f"{driver}\0{head}" if driver else head
+        if key in self._seen:
+            return self._seen[key]
         found = None
         for needle, item in self._rows:
             if needle not in head:
@@ -80,16 +85,32 @@ class IdFormats:
             if rx is None:
                 rx = self._regex[item.format] = _regex(item)
             m = rx.search(head)
-            if m is not None:
-                vendor, product = m.group(1), m.group(2)
-                first = sorted((item.vendor_at, item.product_at))
-                if first[0] != item.vendor_at:
-                    vendor, product = product, vendor
-                found = (f"{vendor.zfill(4)}:{product.zfill(4)}".lower(), item)
+            if m is None:
+                continue
+            if item.vendor_at < 0:
+                ids = _driver_entry(driver, m.group(1))
+                if ids is None:
+                    continue
+                found = (ids, item)
                 break
+            vendor, product = m.group(1), m.group(2)
+            first = sorted((item.vendor_at, item.product_at))
+            if first[0] != item.vendor_at:
+                vendor, product = product, vendor
+            found = (f"{vendor.zfill(4)}:{product.zfill(4)}".lower(), item)
+            break
         if len(self._seen) < _SEEN_LIMIT:
-            self._seen[head] = found
+            self._seen[key] = found
         return found
+
+
+def _driver_entry(driver: str | None, device: str) -> str | None:
+    """The IDs of the one entry of the driver's PCI alias table with this device number."""
+    if not driver:
+        return None
+    from sbctune.catalog.ids import load_ids
+
+    return load_ids().driver_entry("pci", driver, device)
 
 
 @functools.cache

@@ -78,24 +78,51 @@ def kernel_series(release: object) -> tuple[int, int] | None:
     return (int(match.group(1)), int(match.group(2))) if match else None
 
 
+def _newest(series: tuple[str, ...]) -> tuple[int, int] | None:
+    """The newest series a table names ("7.2" of ("7.2",)); None for none."""
+    found = [v for s in series if (v := kernel_series(s)) is not None]
+    return max(found) if found else None
+
+
 def in_tree_since(series: tuple[str, ...]) -> str:
-    """Exactly what two kernel sources (6.1 and 6.12) say of when something came in: no first
-    version is claimed that they cannot show."""
+    """Exactly what the kernel sources read (6.1 and 6.12, and 7.2 for the IDs and drivers
+    only it lists) say of when something came in: no first version is claimed that they cannot
+    show."""
     if "6.1" in series and "6.12" in series:
         return "in the kernel since 6.1 at least (6.1 is the oldest source read)"
     if "6.1" in series:
         return "in the 6.1 source, no longer in 6.12"
     if "6.12" in series:
         return "added after 6.1 (not in the 6.1 source; present in 6.12)"
+    newest = _newest(series)
+    if newest is not None and newest > (6, 12):
+        return (
+            f"added after 6.12 (not in the 6.1 or 6.12 source; present in {newest[0]}.{newest[1]})"
+        )
     return "in neither the 6.1 nor the 6.12 source"
 
 
 def for_your_kernel(series: tuple[str, ...], release: object) -> str:
     """What that means for the running kernel, in one sentence; "" when nothing to say."""
     running = kernel_series(release)
-    if running is None or "6.12" not in series:
+    newest = _newest(series)
+    if running is None or newest is None:
         return ""
     shown = release if isinstance(release, str) else ""
+    if "6.12" not in series:
+        if newest <= (6, 12) or running >= newest:
+            return ""
+        have = f"{newest[0]}.{newest[1]}"
+        if running <= (6, 12):
+            return (
+                f"Your kernel is {shown}: it came after 6.12 ({have} has it): use the chip "
+                "maker's driver or update the kernel."
+            )
+        return (
+            f"Your kernel is {shown}: it came in between 6.13 and {have}, so yours may or may "
+            "not have it (modinfo tells); if not, update the kernel or use the chip maker's "
+            "driver."
+        )
     if "6.1" not in series:
         if running < (6, 2):
             return f"Your kernel is {shown}: use the chip maker's driver or update the kernel."
@@ -223,17 +250,35 @@ class KernelDrivers:
 
 @functools.cache
 def load_kernel_drivers() -> KernelDrivers:
-    """The shipped table (cached). A missing file gives an empty table: nothing known."""
+    """The shipped table (cached), with the IDs a newer kernel added (newer_drivers.json,
+    scripts/regen_newer_drivers.py: 7.2's, each ID no 6.1/6.12 driver lists) merged under it.
+    A missing file gives an empty table: nothing known."""
     from sbctune.catalog.table_cache import json_file
     from sbctune.resources import resource_root
 
+    folder = resource_root().joinpath("kernel_source")
     try:
-        data = json_file(
-            "kernel-drivers", resource_root().joinpath("kernel_source", "drivers.json")
-        )
+        data = json_file("kernel-drivers", folder.joinpath("drivers.json"))
     except (OSError, ValueError):
         return KernelDrivers({})
-    return KernelDrivers(data if isinstance(data, dict) else {})
+    if not isinstance(data, dict):
+        return KernelDrivers({})
+    try:
+        later = json_file("kernel-drivers-newer", folder.joinpath("newer_drivers.json"))
+    except (OSError, ValueError):
+        later = {}
+    return KernelDrivers(with_newer(data, later if isinstance(later, dict) else {}))
+
+
+def with_newer(data: dict[str, Any], later: dict[str, Any]) -> dict[str, Any]:
+    """drivers.json's body with a newer kernel's IDs and drivers added: the older tables win
+    (a driver or an ID they have keeps their record), so only what 6.1/6.12 lack comes in."""
+    drivers = {**(later.get("drivers") or {}), **data.get("drivers", {})}
+    ids = dict(data.get("ids", {}))
+    for key, names in (later.get("ids") or {}).items():
+        if key not in ids and isinstance(names, dict):
+            ids[key] = names
+    return {**data, "drivers": drivers, "ids": ids}
 
 
 @functools.cache

@@ -18,6 +18,7 @@ from sbctune.catalog.kernel_drivers import load_kernel_drivers
 from sbctune.catalog.kernel_flavours import soc_by_kernel
 from sbctune.inventory.bare_interfaces import drive_bare_interfaces
 from sbctune.inventory.board_own_chip import name_board_own_chip
+from sbctune.inventory.brcmfmac_board import board_types
 from sbctune.inventory.graph import Device, join
 from sbctune.inventory.irq_chips import fixed_irqs
 from sbctune.inventory.listing_sightings import all_sightings
@@ -28,7 +29,7 @@ from sbctune.inventory.nics import board_makers_mac, is_builtin, is_nic, nic_fro
 from sbctune.inventory.raw import Parsed
 from sbctune.inventory.template_names import template_sightings
 from sbctune.inventory.usb_returned import join_returned
-from sbctune.inventory.virtual_declared import declared_virtual
+from sbctune.inventory.virtual_declared import bond_masters, declared_virtual
 from sbctune.inventory.virtual_listed import listed_virtual
 from sbctune.inventory.warn_site_trace import tie_warn_sites
 from sbctune.inventory.wiphy_census import no_wiphy_left
@@ -114,6 +115,22 @@ def _present_cpus(text: str | None) -> int | None:
     return len(cpus) or None
 
 
+def _soc_by_wifi_firmware(board: Board, parsed: Parsed) -> None:
+    """The SoC of the board brcmfmac named its firmware file for: the board type in
+    "brcmfmac43430-sdio.raspberrypi,3-model-b.bin" is the device tree's first root compatible
+    (inventory.brcmfmac_board), whose kernel device tree names the SoC (boards.json)."""
+    if parsed.dmesg is None:
+        return
+    events = parsed.dmesg.of_kind("firmware_missing")
+    names = [n for e in events if (n := e.fields.get("firmware") or e.fields.get("firmware2"))]
+    for board_type in board_types(names)[:4] if names else ():
+        found = load_dt_boards().by_compatible(board_type)
+        if found is not None:
+            why = f"brcmfmac's firmware file for the board {board_type!r}: {found.evidence}"
+            board.soc, board.soc_source = found.soc, why
+            return
+
+
 def _soc_from_device_trees(board: Board, parsed: Parsed, models: list[str]) -> None:
     """A board the catalog does not know: its SoC from the kernel's own device tree for it
     (resources/kernel_source/boards.json), by the board's compatible, else by its model."""
@@ -173,6 +190,8 @@ def _board(parsed: Parsed, catalog: Catalog) -> Board:
         board.soc, board.soc_source = found[0], f"the kernel build {board.kernel}, made for it"
         own = catalog.soc_nic(board.soc)
         board.soc_nic = own.chip_name if own is not None else None
+    if board.soc is None:
+        _soc_by_wifi_firmware(board, parsed)
     if board.soc is None and (root := _soc_root_port(parsed)) is not None:
         board.soc, board.soc_source = root
         own = catalog.soc_nic(board.soc)
@@ -288,6 +307,7 @@ def build_inventory(
     inventory = Inventory(warnings=list(parsed.warnings))
     inventory.board = _board(parsed, catalog)
     virtual = declared_virtual(parsed.dmesg_text)  # bat0, netifd's "MAC VLAN 'local-node'"
+    virtual |= bond_masters(parsed.dmesg)  # "test: link status definitely down for ..."
     virtual |= listed_virtual(parsed)  # nordlynx's link/none, nebula1's "unspec ... (UNSPEC)"
     virtual |= second_interfaces(parsed.texts.get("iw dev", ""))  # uap0 beside its wlan0
     found = [d for d in devices(parsed) if is_nic(d, catalog, ids) and not _declared(d, virtual)]
@@ -340,6 +360,14 @@ def _pair_by_elimination(inventory: Inventory, parsed: Parsed, catalog: Catalog)
         for key in (*keys, "max_link_speed_mbps"):
             setattr(nic, key, getattr(nic, key) or getattr(device, key))
         nic.driver_state = None if nic.driver else nic.driver_state
+        # The adapter's own link line is the interface's link when the interface's lines give
+        # no speed and neither side is down: ixgbevf prints "NIC Link is Up 10 Gbps" on the PCI
+        # function, the interface only comes up in ADDRCONF (corpus/virt55_aws_weave_3133_*)
+        down = nic.link_detected is False or device.link_detected is False
+        if nic.link_speed_mbps is None and device.link_speed_mbps and not down:
+            nic.link_speed_mbps, nic.duplex = device.link_speed_mbps, nic.duplex or device.duplex
+            nic.linked_at_mbps = nic.linked_at_mbps or device.linked_at_mbps
+            nic.link_detected = True
         nic.evidence += device.evidence
         for kind, lines in device.log.items():  # the adapter's logged errors are the NIC's
             nic.log[kind] = nic.log.get(kind, []) + lines

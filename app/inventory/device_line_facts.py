@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from sbctune.catalog.detected_names import detected_name
 from sbctune.catalog.driver_firmware import chip_named_alone, firmware_dir_in
 from sbctune.catalog.func_chips import chips_by_function
 from sbctune.catalog.vendor_formats import vendor_line
@@ -59,6 +60,13 @@ def _link_up(event: DmesgEvent, sighting: Sighting) -> None:
 
 def _link_down(event: DmesgEvent, sighting: Sighting) -> None:
     link_facts(event, sighting, False)
+
+
+def _bond_port_link(event: DmesgEvent, sighting: Sighting) -> None:
+    """The bond's miimon verdict on its port ("link status definitely down ..."): the port's
+    own carrier as the bond last saw it, as /proc/net/bonding's "MII Status" is."""
+    if state := event.fields.get("state"):
+        link_facts(event, sighting, state == "up")
 
 
 def _carrier(event: DmesgEvent, sighting: Sighting) -> None:
@@ -115,6 +123,13 @@ def _firmware_file(event: DmesgEvent, sighting: Sighting) -> None:
 def _chip_alone(event: DmesgEvent, sighting: Sighting) -> None:
     if alone := chip_named_alone(event.text.rpartition(": ")[2]):
         sighting.add("chip_text", alone, _SRC, event.text, event.line)  # ath11k: "qcn9074 hw1.0"
+
+
+def _detected_name(event: DmesgEvent, sighting: Sighting) -> None:
+    """iwlwifi's "Detected Intel(R) Wi-Fi 6E AX211 160MHz": the product its tables name
+    (catalog.detected_names), over pci.ids' name of a CNVi chipset function."""
+    if name := detected_name(event.driver, event.text.partition(": ")[2]):
+        sighting.add("chip_text", name, _SRC, event.text, event.line)
 
 
 def _firmware_dir(event: DmesgEvent, sighting: Sighting) -> None:
@@ -184,12 +199,14 @@ _RULES: dict[str, tuple[Rule, ...]] = {
     "carrier_up": (_link_up,),
     "link_down": (_link_down,),
     "carrier": (_carrier,),
+    "bond_port": (_bond_port_link,),
     "netifd_link": (_netifd_link,),
     "csum_failure": (_said_error,),
     "device": (
         _said_error,
         _firmware_file,
         _chip_alone,
+        _detected_name,
         _firmware_dir,
         _firmware_runs,
         _chip_by_function,

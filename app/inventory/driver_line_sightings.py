@@ -22,10 +22,11 @@ from sbctune.inventory.log_complaints import (
 )
 from sbctune.inventory.lone_device_ties import lone_wifi_devices
 from sbctune.inventory.parsers.dmesg import DmesgEvent
-from sbctune.inventory.sightings import Sighting
+from sbctune.inventory.sightings import Key, Sighting, iface_key
 
 __all__ = [
     "lone_wifi_devices",
+    "on_bcmdhd_line",
     "on_driver_message",
     "on_library_message",
     "on_vendor_function",
@@ -85,6 +86,23 @@ def on_vendor_function(event: DmesgEvent) -> Sighting | None:
         sighting.add("chip_text", named, _SRC, f"{why}; the file is the {named}'s", event.line)
     if row.complaint:
         sighting.add("kernel_error", event.text, _SRC, event.text, event.line)
+    return sighting
+
+
+def on_bcmdhd_line(event: DmesgEvent) -> Sighting | None:
+    """A line of Broadcom's out-of-tree bcmdhd (catalog/bcmdhd_lines.py): about the driver's
+    one Wi-Fi device, joined to its other lines by the ("wifi", "bcmdhd") key as the
+    function-keyed rows are; the interface a line names ("[dhd] [wlan0] ...") is that device's,
+    the bus is its printing function's file's, the chip the F1 signature's."""
+    told = "its [dhd] prefix" if "[dhd" in event.text else "its function name space"
+    why = f"{event.text[:200]} (Broadcom's bcmdhd: {told})"
+    keys: list[Key] = [("wifi", "bcmdhd")]
+    if key := iface_key(event.fields.get("iface")):
+        keys.append(key)
+    sighting = Sighting(keys)
+    sighting.add("wireless", True, _SRC, why, event.line)
+    sighting.add("bus", event.fields.get("bus"), _SRC, why, event.line)
+    sighting.add("chip_text", event.fields.get("chip"), _SRC, why, event.line)
     return sighting
 
 

@@ -26,6 +26,7 @@ _DEFAULT = (
     "hwinfo",
     "iwinfo",
     "networkctl",
+    "nmcli",  # NetworkManager's overview: "ethernet (bcmgenet), ..., hw" (nmcli_overview.py)
     "inxi",
     "mmcli",  # ModemManager's modem block: its net port's device and drivers (parsers/mmcli.py)
     "mii-tool",

@@ -22,15 +22,20 @@ _PCI = r"(?:P\d+)?p\d+s\d+(?:f\d+)?(?:n\S+)?(?:d\d+)?"
 _USB_NAME = re.compile(rf"^{_KIND}(?:{_PCI})?u\d+(?:[.u]\d+)*(?:c\d+)?(?:i\d+)?$")
 _PCI_NAME = re.compile(rf"^{_KIND}{_PCI}$")
 _DT_NAME = re.compile(rf"^{_KIND}d\d+$")
+# names_pci()'s other two names are PCI's too: dev_pci_onboard()'s "o<index>" (the firmware's
+# on-board index, ACPI _DSM or SMBIOS type 41, read for a PCI device only: ``eno1``) and
+# dev_pci_slot()'s hotplug-slot name "s<slot>[f<function>][n<port_name>|d<dev_port>]" (PCI
+# hotplug slots: VMware's ``ens224``, a VM's ``ens3``), each with the optional P<domain>
+_PCI_INDEX_NAME = re.compile(rf"^{_KIND}(?:P\d+)?[os]\d+(?:f\d+)?(?:n\S+|d\d+)?$")
 
 
 def bus_from_name(name: str | None) -> str | None:
-    """``enp1s0`` → ``pci``, ``enp0s20f0u1``/``enu1u1`` → ``usb``, ``end0`` → ``platform``;
-    else None."""
+    """``enp1s0``/``eno1``/``ens224`` → ``pci``, ``enp0s20f0u1``/``enu1u1`` → ``usb``,
+    ``end0`` → ``platform``; else None."""
     text = name or ""
     if _USB_NAME.match(text):
         return "usb"
-    if _PCI_NAME.match(text):
+    if _PCI_NAME.match(text) or _PCI_INDEX_NAME.match(text):
         return "pci"
     if _DT_NAME.match(text):
         return "platform"

@@ -379,10 +379,15 @@ def from_netifs(parsed: Parsed) -> Iterator[Sighting]:
             flags = ",".join(netif.flags)[:120]
             sighting.add("no_carrier", True, "ip", f"{netif.name}: <{flags}> (up, no carrier)")
         sighting.add("seen", True, "ip", line)
+        if netif.driver and netif.software is False:  # nmcli's "ethernet (bcmgenet), ..., hw"
+            sighting.add("driver", netif.driver, "nmcli", f"{netif.name}: ({netif.driver}), hw")
         if kind == "ieee802.11":  # ip's link/ieee802.11, iwconfig, iw dev, nmcli's "wifi"
             sighting.add("wireless", True, "ip", f"{netif.name}: {kind}")
         if hint := bus_from_name(netif.name):
             sighting.add("bus_hint", hint, "ip", f"{netif.name}: the name's path ({hint})")
+        elif alt := _altname_bus(netif.altnames):  # "eth0 ... altname end0": systemd's name
+            hint, name = alt
+            sighting.add("bus_hint", hint, "ip", f"{netif.name}: altname {name} ({hint})")
         sighting.add("irqs", netif.irq, "ip", f"{netif.name}: Interrupt:{netif.irq}")
         counters = {
             name: value
@@ -415,6 +420,8 @@ def _software_facts(sighting: Sighting, netif: NetInterface, lower: str | None) 
     namespace, ``@NONE``) is weighed by its qdisc."""
     if lower:
         sighting.add("software", "upper", "ip", f"{lower}: master {netif.name}")
+    if netif.software:  # NetworkManager's nm_device_is_software(): "bridge, ..., sw, mtu 1500"
+        sighting.add("software", "nmcli", "nmcli", f"{netif.name}: sw")
     stacked = netif.parent is not None and not _PEER.match(netif.parent)
     if (netif.qdisc or "").lower() == "noqueue" and not stacked and _random_mac(netif.mac):
         sighting.add("software", "noqueue", "ip", f"{netif.name}: qdisc noqueue")
@@ -426,6 +433,14 @@ def _random_mac(mac: str | None) -> bool:
     if not re.fullmatch(r"[0-9a-fA-F]{2}", first):
         return mac is None or mac == ""
     return bool(int(first, 16) & 0x02)
+
+
+def _altname_bus(altnames: list[str]) -> tuple[str, str] | None:
+    """The bus systemd's name, kept as an altname beside a kernel name udev did not replace
+    (``eth0`` with ``altname end0``), says, when the altnames say one bus: the name is the
+    same net_id scheme's as an interface's own (ifnames.bus_from_name)."""
+    said = {(bus, n) for n in altnames if (bus := bus_from_name(n))}
+    return said.pop() if len({bus for bus, _ in said}) == 1 and len(said) == 1 else None
 
 
 def _altname_address(altnames: list[str]) -> str | None:

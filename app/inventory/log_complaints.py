@@ -59,7 +59,14 @@ def firmware_file(text: str) -> str | None:
 # "firmware ver 10.2.4-1.0-00047 api 5", rtw88's "Firmware version 9.9.11, H2C version 15",
 # mt76's "WM Firmware Version: ____000000, Build Time: ...", iwlwifi's "Loaded firmware version:",
 # ath9k_htc's "FW Version: 1.4" (htc_drv_init.c, read back from the running target)
-_FIRMWARE_RUNS = re.compile(r"(?i)\b(?:FW is active|(?:firmware|FW) ver(?:sion)?:? \S{1,40})")
+# iwlwifi's "TLV_FW_FSEQ_VERSION: FSEQ Version: 89.3.35.37" is printed while it parses the TLVs
+# of a file the firmware loader returned (iwl-drv.c iwl_parse_tlv_firmware(), called by
+# iwl_req_fw_callback() only with a file; 6.1 and 6.12): a file was found after the newer API
+# versions it asked for first were not (corpus/regr54_thinkpad_x1c8_zabbly_41_*)
+_FIRMWARE_RUNS = re.compile(
+    r"(?i)\b(?:FW is active|(?:firmware|FW) ver(?:sion)?:? \S{1,40}"
+    r"|(?-i:TLV_FW_FSEQ_VERSION): \S.{0,40})"
+)
 
 
 def firmware_runs(text: str) -> str | None:
@@ -84,17 +91,25 @@ def reports_errno(text: str) -> bool:
 IDS_BY_FORMAT = "dmesg format"  # graph.PRECEDENCE: after every source that lists IDs itself
 
 
-def ids_said(text: str, sighting: Sighting) -> Sighting | None:
+def ids_said(text: str, sighting: Sighting, driver: str | None = None) -> Sighting | None:
     """The IDs a device's line prints, read by the kernel format it was printed from
     (resources/kernel_source/id_formats.tsv): "usb 1-1: This Realtek USB WiFi dongle
-    (0x2357:0x0108) is untested!" gives 1-1 the IDs 2357:0108, whatever the driver."""
+    (0x2357:0x0108) is untested!" gives 1-1 the IDs 2357:0108, whatever the driver. A format
+    that prints the PCI device number alone ("iwlwifi 0000:3b:00.0: PCI dev 2723/1654, ...",
+    iwl_pci_probe's pdev->device) takes the vendor from the line's driver's own alias table."""
     keys = [k for k in sighting.keys if k[0] in ("usb", "pci", "sdio")]
-    found = load_id_formats().ids_in(text) if keys else None
+    by_number = driver if any(k[0] == "pci" for k in keys) else None
+    found = load_id_formats().ids_in(text, by_number) if keys else None
     if found is None:
         return None
     ids, item = found
     said = Sighting(keys)
     why = f"{text[:200]} (the IDs as {item.files[0]} prints them)"
+    if item.vendor_at < 0:
+        why = (
+            f"{text[:200]} (the device number as {item.files[0]} prints it; "
+            f"{driver}'s ID table has one entry of it: {ids})"
+        )
     said.add("ids", ids, IDS_BY_FORMAT, why, sighting.facts[0].order if sighting.facts else 0)
     return said
 

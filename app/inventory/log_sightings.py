@@ -21,6 +21,7 @@ from sbctune.inventory.daemon_sightings import on_daemon_iface
 from sbctune.inventory.device_line_facts import link_facts, on_device
 from sbctune.inventory.driver_line_sightings import (
     lone_wifi_devices,
+    on_bcmdhd_line,
     on_driver_message,
     on_library_message,
     on_vendor_function,
@@ -121,7 +122,8 @@ def _on_wifi(event: DmesgEvent) -> Sighting | None:
     found = device_keys(event.device)
     sighting = Sighting([found[1] if found else ("wifi", "brcmfmac")])
     sighting.add("driver", "brcmfmac", _SRC, event.text, event.line)
-    chip = event.fields.get("chip") or chip_of_id(event.fields.get("chip_id"))  # 4.x's hex id
+    f = event.fields
+    chip = f.get("chip") or chip_of_id(f.get("chip_id") or f.get("chip_id2"))  # 4.x's hex id
     sighting.add("chip_text", chip, _SRC, event.text, event.line)
     if found is not None and found[0] in ("sdio", "pci", "usb"):
         sighting.add("bus", found[0], _SRC, event.text, event.line)
@@ -228,6 +230,7 @@ _HANDLERS: dict[str, Callable[[DmesgEvent], Sighting | None]] = {
     "driver_message": on_driver_message,
     "library_message": on_library_message,
     "vendor_function": on_vendor_function,
+    "bcmdhd": on_bcmdhd_line,
     "old_format": on_old_format,
     "wiphy": on_wiphy,
     "mmc_card": _on_mmc_card,
@@ -318,7 +321,10 @@ class _Reading:
             return
         self.found.append(sighting)
         self.firsts.append(sighting)
-        if event.kind == "device" and (said := ids_said(event.text, sighting)) is not None:
+        if (
+            event.kind == "device"
+            and (said := ids_said(event.text, sighting, event.driver)) is not None
+        ):
             self.found.append(said)
         if event.kind == "device" and (chip := version_chip_said(event, sighting)) is not None:
             self.found.append(chip)

@@ -54,6 +54,9 @@ def _keys(net: LshwNetwork) -> tuple[list[Key], str | None]:
     elif net.usb_port:
         keys.append(("usb", net.usb_port))
         bus = "usb"
+    elif net.sdio_function:  # the SDIO key is the host's, as a log line's "mmc2:390b:1" gives
+        keys.append(("sdio", net.sdio_function.split(":")[0]))
+        bus = "sdio"
     elif (found := device_keys(net.platform_device)) and found[0] == "platform":
         keys.append(found[1])
         bus = "platform"
@@ -76,6 +79,8 @@ def _sighting(net: LshwNetwork) -> Sighting | None:
     s.add("bus", bus, src, said)
     if bus == "platform":  # the SoC device's whole name (the key keeps its address alone)
         s.add("platform_name", net.platform_device, src, said)
+    if bus == "sdio":
+        s.add("sdio_function", net.sdio_function, src, said)
     if net.unclaimed:
         s.add("driver_none", True, src, line)
     elif net.driver:

@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sbctune.inventory.parsers import dispatch, logged_outputs, paste_split
-from sbctune.inventory.parsers.dmesg import DmesgResult
+from sbctune.inventory.parsers.daemon_lines import daemon_line
+from sbctune.inventory.parsers.dmesg import DmesgResult, parse_dmesg
 from sbctune.inventory.parsers.ethtool import (
     EthtoolChannels,
     EthtoolDriverInfo,
@@ -181,9 +182,30 @@ def _merge_netifs(parsed: Parsed, result: NetInterfaces, text: str) -> None:
             _merge_netif(same, netif)
 
 
+_MAX_DAEMON_LINES = 5000  # a second log's daemon lines read at most
+
+
 def _merge_dmesg(parsed: Parsed, result: DmesgResult, text: str) -> None:
-    if parsed.dmesg is None or result.lines > parsed.dmesg.lines:
+    """The longer system log is read; of a second one, the network daemons' lines are read
+    too, after it (parsers/daemon_lines.py: systemd-networkd's "wlan0: Gained carrier" is in
+    its journal only, never in the kernel's ring; the kernel lines a journal holds are the
+    ring's again, so they stay out). corpus56's ZERO 3W: networkd's journal beside dmesg."""
+    if parsed.dmesg is None:
         parsed.dmesg, parsed.dmesg_text = result, text
+        return
+    longer, other = (
+        (text, parsed.dmesg_text)
+        if result.lines > parsed.dmesg.lines
+        else (parsed.dmesg_text, text)
+    )
+    daemons = [line for line in other.splitlines() if daemon_line(line) is not None]
+    if not daemons:
+        if longer is text:
+            parsed.dmesg, parsed.dmesg_text = result, text
+        return
+    joined = longer.rstrip("\n") + "\n" + "\n".join(daemons[:_MAX_DAEMON_LINES]) + "\n"
+    merged, _warnings = parse_dmesg(joined)
+    parsed.dmesg, parsed.dmesg_text = merged, joined
 
 
 def _merge_interrupts(parsed: Parsed, result: Interrupts, text: str) -> None:

@@ -10,13 +10,17 @@
   a plain netdev's type is "Network device" (simple_device_type), every other type is one that
   netifd itself builds ("Bridge", "MAC VLAN", "VLAN" ...): "MAC VLAN 'local-node' link is up".
 
-Such a name is no NIC of its own (a bridge, a macvlan, a mesh interface): build.py leaves out a
-device that only these names identify. Text from a Pi is never made a regex; a log without the
-daemon's or module's literal costs one substring scan."""
+- The bonding driver prints its port lines by the bond's name (bond_masters() below).
+
+Such a name is no NIC of its own (a bridge, a macvlan, a mesh interface, a bond): build.py
+leaves out a device that only these names identify. Text from a Pi is never made a regex; a
+log without the daemon's or module's literal costs one substring scan."""
 
 from __future__ import annotations
 
 import re
+
+from sbctune.inventory.parsers.dmesg import DmesgResult
 
 _IF = r"[A-Za-z_][\w.-]{0,14}"  # dev_valid_name(): below IFNAMSIZ, no "/", ":" or space
 _BATMAN = re.compile(rf"batman_adv: (?P<name>{_IF}): ")  # one scan of the whole text
@@ -49,3 +53,13 @@ def _netifd_virtual(text: str) -> set[str]:
             found.add(m.group("name"))
         at = text.find(_LINK, end)
     return found
+
+
+def bond_masters(log: DmesgResult | None) -> frozenset[str]:
+    """The bonds the bonding driver's port lines name before their port ("bond0: (slave eth0):
+    ...", "test: link status definitely down for interface wlan0, disabling it":
+    dmesg_patterns_link's "bond_port"): a bond is software stacked on its ports, whatever its
+    name, as the batman-adv and netifd names above are."""
+    if log is None:
+        return frozenset()
+    return frozenset(e.fields["bond"] for e in log.of_kind("bond_port"))

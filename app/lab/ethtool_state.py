@@ -34,6 +34,7 @@ from sbctune.lab.ethtool_options import options_state
 from sbctune.lab.ethtool_rxfh import rxfh_state
 from sbctune.lab.ethtool_table import hold_to_table
 from sbctune.lab.ethtool_table_drvinfo import bus_info_from_parent, driver_info
+from sbctune.lab.ethtool_table_eee import eee_within_link_modes
 from sbctune.lab.ethtool_table_queues import channels_state, driver_queues, queue_pairs
 from sbctune.lab.fake_ethtool_irqs import HELD_FILE
 from sbctune.lab.fake_ethtool_tables import LEGACY, RING_PARAMS
@@ -165,6 +166,7 @@ def interface_state(
     state["link"] = link_state(
         driver, kernel, chip, _captured(bundle, ifname), speed_mbps, board_name(bundle)
     )
+    eee_within_link_modes(state, driver, chip, kernel)  # phylib's EEE modes are the link's (6.12)
     captured_i = _captured(bundle, f"-i {ifname}") is not None
     state["info"] = None if captured_i else driver_info(driver, kernel, chip)
     # A real capture of this very NIC wins over every model.

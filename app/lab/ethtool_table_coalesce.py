@@ -51,6 +51,8 @@ def hold_rings(rings: dict[str, Any] | None, caps: DriverCaps) -> dict[str, Any]
     if caps.facts.get("ring_kept"):  # macb: up to 64 and a power of two; igb: multiple of 8
         rings["kept"] = dict(caps.facts["ring_kept"])
     rings["restarts"] = caps.restarts("rings")
+    # atlantic (aq_set_ringparam): closes and reopens at every call, with no "nothing to do"
+    rings["restart_on_any_set"] = bool(caps.facts.get("ring_restart_on_any_set"))
     return rings
 
 
@@ -90,6 +92,11 @@ def hold_coalesce(
     co["floor_ns"] = caps.facts.get("coalesce_step_floor_ns", {})
     co["adaptive_rx_start"] = caps.facts.get("coalesce_adaptive_rx_start", {})  # bcmgenet: DIM
     _riwt(co, caps, clock_mhz, chip)
+    if "riwt" in co and driver_caps.fact_in_every_series(
+        caps, "coalesce_rx_stored_before_tx_checks"
+    ):
+        # stmmac (__stmmac_set_coalesce): RIWT and rx-frames stored before the TX checks refuse
+        co["rx_first"] = list(caps.facts["coalesce_rx_stored_before_tx_checks"])
     _scale(co, caps, chip, speed_mbps)
     reset = caps.facts.get("coalesce_reset_on_open", [])  # stmmac_init_coalesce at each open
     co["reset_on_open"] = {p: co["values"][p] for p in reset if p in co["values"]}

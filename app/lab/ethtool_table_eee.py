@@ -150,6 +150,8 @@ def hold_eee(state: dict[str, Any], caps: DriverCaps, chip: str, speed_mbps: flo
         eee.update(tx_lpi_follows=True, tx_lpi=bool(eee["enabled"]))
     if caps.facts.get("eee_enable_refused"):  # ax88179_set_eee: chk_eee, zero advert
         eee["can_enable"] = False
+    if driver_caps.fact_in_every_series(caps, "eee_enabled_is_advertised"):
+        eee["enabled_needs_modes"] = True  # atlantic: eee_enabled = !linkmode_empty(advertised)
     if caps.facts.get("eee_tx_lpi_unreported"):  # r8152, ax88179: always "disabled"
         eee.update(tx_lpi=False, tx_lpi_unreported=True)
     if caps.facts.get("eee_tx_lpi_timer_unreported"):  # igb, igc, atlantic: always 0
@@ -161,12 +163,18 @@ def hold_eee(state: dict[str, Any], caps: DriverCaps, chip: str, speed_mbps: flo
     # modes; where the lab knows none (lan78xx, stmmac: the PHY's), it claims no answer
     if rule and eee["supported"]:
         eee["adv_rule"] = rule
+        # the driver's own rule writes the advertisement with no new autonegotiation (igb)
+        eee["adv_own"] = driver_caps.fact_in_every_series(caps, "eee_advertise_rule")
 
 
 def advertise_rule(caps: DriverCaps) -> str | None:
     """How phylib answers `--set-eee advertise` with a mode the PHY cannot do ("masked" on 6.1,
     "EINVAL" on 6.12: _kernel eee_advertise_outside_supported), where the driver hands EEE to
-    phylib in every series the lab may run and those series agree (an unknown kernel: none)."""
+    phylib in every series the lab may run and those series agree (an unknown kernel: none);
+    a driver that checks the advertisement itself, its own rule first (igb_set_eee:
+    "EINVAL_if_on", the 100/1000 modes only while EEE is on; audit 33b row 5)."""
+    if driver_caps.fact_in_every_series(caps, "eee_advertise_rule"):
+        return str(caps.facts["eee_advertise_rule"])
     if not caps.facts.get("eee_set_via_phylib") or not driver_caps.fact_in_every_series(
         caps, "eee_set_via_phylib"
     ):
@@ -174,3 +182,40 @@ def advertise_rule(caps: DriverCaps) -> str | None:
     rules = {driver_caps.kernel_fact("eee_advertise_outside_supported", s) for s in caps.series}
     values = {rule[0] for rule in rules if rule}
     return str(values.pop()) if len(values) == 1 and None not in rules else None
+
+
+def eee_within_link_modes(state: dict[str, Any], driver: str, chip: str, kernel: str) -> None:
+    """The EEE modes a phylib driver shows, kept to the interface's own link modes where the
+    kernel does so (6.12: genphy_c45_read_eee_cap1 ANDs the PHY's EEE register with its link
+    modes, and reads the 2.5G one only for a 2.5G PHY; _kernel eee_supported_within_link_modes):
+    a gigabit RTL8168 behind the r8169 model (the RTL8125B's 100/1000/2500) shows 100/1000.
+    Decided per series: one with the driver's own eee_modes fact shows those (6.1: the register
+    alone), one with the kernel rule the model's modes within the link's; shown where every
+    series the lab may run agrees (audit 33b row 1)."""
+    eee, link = state.get("eee"), state.get("link")
+    caps = driver_caps.caps(driver, kernel or None, chip) if driver else None
+    if not eee or not link or not link.get("supported") or caps is None or not caps.series:
+        return
+    hand = driver_caps.table()["hand"].get(caps.driver, [])
+    held = {s: list(f["value"]["supported"]) for f in hand if f["fact"] == "eee_modes"
+            for s in f["kernels"]}  # fmt: skip
+    phylib = {s for f in hand if f["fact"] == "eee_active_from_phylib" for s in f["kernels"]}
+    modes = set(link["supported"])
+    answers = []
+    for series in caps.series:
+        if series in held:
+            answers.append(held[series])
+        elif series in phylib and driver_caps.kernel_fact(
+            "eee_supported_within_link_modes", f"{series}.0"
+        ):
+            answers.append([m for m in eee["supported"] if m in modes])
+        else:
+            return
+    if any(answer != answers[0] for answer in answers):
+        return
+    eee["supported"] = answers[0]
+    if "advertised" in eee:
+        eee["advertised"] = [m for m in eee["advertised"] if m in answers[0]]
+    eee["active"] = bool(eee.get("enabled")) and bool(
+        set(eee["supported"]) & set(eee.get("link_partner", []))
+    )

@@ -87,13 +87,23 @@ def locked_state(path: str, write: bool) -> Iterator[dict[str, Any]]:
         fcntl.flock(fh, fcntl.LOCK_EX if write else fcntl.LOCK_SH)
         state: dict[str, Any] = json.load(fh)
         before = json.dumps(state, sort_keys=True)
-        yield state
-        if write and json.dumps(state, sort_keys=True) != before:
-            fh.seek(0)
-            fh.truncate()
-            json.dump(state, fh, indent=1, sort_keys=True)
-            fh.write("\n")
-            write_shown(path, state)  # still under the lock: readers never see a stale answer
+        try:
+            yield state
+        except Failure as failure:  # a refusal changes nothing, unless the driver stored first
+            if write and failure.keeps_state:
+                _write_state(fh, path, state, before)
+            raise
+        if write:
+            _write_state(fh, path, state, before)
+
+
+def _write_state(fh: Any, path: str, state: dict[str, Any], before: str) -> None:
+    if json.dumps(state, sort_keys=True) != before:
+        fh.seek(0)
+        fh.truncate()
+        json.dump(state, fh, indent=1, sort_keys=True)
+        fh.write("\n")
+        write_shown(path, state)  # still under the lock: readers never see a stale answer
 
 
 # --------------------------------------------------------------------------- shown answers

@@ -30,6 +30,8 @@ class Failure(Exception):
         super().__init__("\n".join(lines))
         self.lines = lines
         self.code = code
+        # what the driver stored before it refused stays (stmmac's RX coalescing, audit 33b)
+        self.keeps_state = False
 
 
 def nl_error(

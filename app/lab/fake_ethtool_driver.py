@@ -199,7 +199,7 @@ def eee_advertised(
     known = sum(1 << mode_bits[m] for m in supported if m in mode_bits)
     if not bits:
         return supported
-    if bits & ~known and eee.get("adv_rule") == "EINVAL":
+    if bits & ~known and eee.get("adv_rule") in ("EINVAL", "EINVAL_if_on"):
         return None
     return asked
 

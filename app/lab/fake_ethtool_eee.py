@@ -1,7 +1,9 @@
 """``--set-eee advertise`` where the driver hands EEE to phylib (driver_caps.json
 eee_set_via_phylib: bcmgenet, r8169, stmmac, lan78xx on 6.12): which advertisement phylib
 writes, or its refusal (_kernel eee_advertise_outside_supported), and what ``--show-eee`` then
-shows. Other drivers keep the lab's modes (their own set_eee is not modelled for it).
+shows; and where the driver checks it itself (igb_set_eee: 100/1000 only while EEE is on,
+kept with no new autonegotiation; driver_caps.json eee_advertise_rule, audit 33b row 5). Other
+drivers keep the lab's modes (their own set_eee is not modelled for it).
 
 Standard library only: ``ethtool_state.script_text`` copies this text into the standalone script.
 """
@@ -25,6 +27,8 @@ def asked_advertisement(
     the bitset; EINVAL where 6.12's phylib refuses it."""
     if asked is None or not eee.get("adv_rule"):
         return None
+    if eee["adv_rule"] == "EINVAL_if_on" and not eee["enabled"]:
+        return None  # igb_set_eee: turning EEE on skips the check and advertises both modes
     now = eee.get("advertised", eee["supported"]) if eee["enabled"] else []
     start = sum(1 << MODE_BITS[m] for m in now if m in MODE_BITS)
     bits = apply_bitset(start, asked, MODE_BITS, code)
@@ -42,7 +46,12 @@ def keep_advertisement(
     nothing the PHY can do leaves EEE off (6.1: phy_ethtool_get_eee's eee_enabled is
     !!advertised); EEE turned on again without `advertise` advertises every supported mode."""
     if advertised is not None:
-        if eee["enabled"] and eee.get("restarts") and advertised != eee.get("advertised"):
+        if (
+            eee["enabled"]
+            and eee.get("restarts")
+            and not eee.get("adv_own")
+            and advertised != eee.get("advertised")
+        ):
             eee["bounces"] = int(eee.get("bounces", 0)) + 1
             dev["bounce_pending"] = True
         eee["advertised"] = advertised

@@ -32,6 +32,7 @@ from sbctune.lab.fake_ethtool_driver import (
     eee_refused,
     pairs_refusal,
     ring_size_kept,
+    riwt_refused,
     riwt_stored,
     scaled_set,
     shown_values,
@@ -102,8 +103,11 @@ def set_rings(ifname: str, dev: dict[str, Any], args: list[str]) -> None:
         if new.get(name, 0) < int(low):
             raise nl_error(EINVAL, code)
     changed = new != rings["cur"]
+    # ethnl_set_rings calls the driver where a value asked differs from the one shown; atlantic
+    # then reopens even if its clamp and alignment give the sizes it has (audit 33b row 3)
+    called = any(int(value) != int(rings["cur"].get(name, -1)) for name, value in pairs)
     rings["cur"] = new
-    if changed and rings.get("restarts"):
+    if (changed or (called and rings.get("restart_on_any_set"))) and rings.get("restarts"):
         restarted(ifname, dev, rings)
 
 
@@ -155,7 +159,9 @@ def set_coalesce(ifname: str, dev: dict[str, Any], args: list[str]) -> None:
         return
     refused = coalesce_refused(co, numbers)
     if refused:  # the driver's own checks, no extack
-        raise nl_error(EOPNOTSUPP if refused == "EOPNOTSUPP" else EINVAL, code)
+        failure = nl_error(EOPNOTSUPP if refused == "EOPNOTSUPP" else EINVAL, code)
+        failure.keeps_state = _store_rx_first(co, numbers)
+        raise failure
     paired = pairs_refusal(co, numbers)
     if paired is not None:
         raise nl_error(EINVAL, code, paired or None)
@@ -189,6 +195,24 @@ def _core_coalesce_refusal(
         raise nl_error(EOPNOTSUPP, code)
 
 
+def _store_rx_first(co: dict[str, Any], numbers: dict[str, int]) -> bool:
+    """What a refused `-C` still leaves: stmmac stores RIWT (rx-usecs, as stmmac_riwt2usec
+    reads it back) and rx-frames before its TX checks refuse (co["rx_first"], driver_caps.json
+    coalesce_rx_stored_before_tx_checks); a refused RIWT itself stores nothing."""
+    first = co.get("rx_first")
+    merged = {**co["values"], **numbers}
+    if not first or riwt_refused(co, merged):
+        return False
+    riwt = co["riwt"]
+    if int(merged.get(riwt["param"], 0)) == 0 and riwt.get("zero_ignored"):
+        return False  # 6.1: `use_riwt && rx_coalesce_usecs > 0`, else the RX block is skipped
+    for name in first:
+        current = int(co["values"].get(name, 0))
+        wanted = numbers.get(name, current)
+        co["values"][name] = riwt_stored(co, wanted, current) if name == riwt["param"] else wanted
+    return True
+
+
 def _store_coalesce(
     co: dict[str, Any], pairs: list[tuple[str, str]], numbers: dict[str, int]
 ) -> None:
@@ -215,6 +239,8 @@ def _store_coalesce(
         param = riwt["param"]
         wanted = numbers.get(param, int(before.get(param, 0)))
         co["values"][param] = riwt_stored(co, wanted, int(before.get(param, 0)))
+        if wanted == 0 and riwt.get("zero_ignored"):  # 6.1 skips the whole RX block for 0
+            co["values"].update({n: before[n] for n in co.get("rx_first", []) if n in before})
     for name in co.get("floor_ns", {}):
         if name not in given and name in co["values"]:
             co["values"][name] = stored(co, name, int(co["values"][name]))
@@ -302,7 +328,9 @@ def set_eee(ifname: str, dev: dict[str, Any], args: list[str]) -> None:
             if eee.get("restarts") and eee.get("enabled") != (value == "on"):
                 eee["bounces"] = int(eee.get("bounces", 0)) + 1  # autonegotiation again
                 dev["bounce_pending"] = True
-            eee["enabled"] = value == "on"
+            # atlantic: on advertises every supported rate; with none it still reads off
+            modes = bool(eee["supported"]) or not eee.get("enabled_needs_modes")
+            eee["enabled"] = value == "on" and modes
             eee["active"] = eee["enabled"] and bool(eee.get("link_partner"))
         elif name == "tx-lpi":
             eee["tx_lpi"] = value == "on"

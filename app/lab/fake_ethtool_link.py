@@ -222,8 +222,11 @@ def _shown_value(label: str, value: Any, dev: dict[str, Any], live_link: tuple[b
     pause = dev.get("pause") or {}
     encoding = pause.get("advertisement") if pause.get("set") else None
     if label == "Advertised pause frame use" and encoding:
-        # after an `ethtool -A` the PHY's advertisement is the driver's encoding of it
-        value = _pause_words(advertised_pause(str(encoding), pause))
+        # after an `ethtool -A` the PHY's advertisement is the driver's encoding of it, or the
+        # one it kept where the driver advertises only over an autonegotiating link (lan78xx)
+        kept = pause.get("advertised") if pause.get("advertisement_needs_link") else None
+        bits = (bool(kept[0]), bool(kept[1])) if kept else advertised_pause(str(encoding), pause)
+        value = _pause_words(bits)
     up, speed, duplex = live_link
     shown = _value(label, link, up, speed, duplex)
     return shown if shown is not None else value
@@ -237,11 +240,14 @@ def show_link(ifname: str, dev: dict[str, Any]) -> str:
         shown_idle = idle_shown(link, _last_link(ifname, link))
         live_link = (False, *shown_idle) if shown_idle else live_link
     indent = link.get("indent", "\t")
-    out = [f"Settings for {ifname}:"]
+    out = [*_settings_refused(ifname, dev), f"Settings for {ifname}:"]
+    no_settings = out[0].startswith("netlink error")
     # WOL_GET (admin only) is sent before DEBUG_GET and LINKSTATE_GET: its refusal comes once,
     # before the first of them
     eperm_due = bool(link.get("wol_hidden")) and os.geteuid() != 0
     for label, value, more in link["blocks"]:
+        if no_settings and label not in _NOT_LINK_SETTINGS:
+            continue  # LINKMODES_GET and LINKINFO_GET failed: none of their lines
         if label.startswith("Link partner") and (not up or not link["autoneg"]):
             continue  # no link (or forced): the PHY reads no partner (genphy_read_lpa)
         if label in _MODE_LABELS:
@@ -263,6 +269,28 @@ def show_link(ifname: str, dev: dict[str, Any]) -> str:
         )
         out += list(more)
     return "\n".join(out) + "\n"
+
+
+# The lines of `ethtool IFACE` that come from WOL_GET, DEBUG_GET and LINKSTATE_GET, not from the
+# link settings (LINKMODES_GET, LINKINFO_GET)
+_NOT_LINK_SETTINGS = ("Supports Wake-on", "Wake-on", "Current message level", "Link detected")
+
+
+def _settings_refused(ifname: str, dev: dict[str, Any]) -> list[str]:
+    """The errors `ethtool IFACE` prints where the driver's get_link_ksettings refuses while the
+    interface is down (bcmgenet_get_link_ksettings: EINVAL without netif_running; table fact
+    ops_refused_when_down): net/ethtool/linkmodes.c and linkinfo.c prepare_data (6.1, 6.12) both
+    fail with "failed to retrieve link settings", and ethtool's nl_gset (suppress_nlerr 1:
+    only EOPNOTSUPP is silent, netlink/nlsock.c nlsock_process_ack) prints each extack and errno
+    and goes on to WOL_GET, DEBUG_GET and LINKSTATE_GET (audit 9a L2, audit 33a row 3)."""
+    down = (dev.get("ops_refused_when_down") or {}).get("-s")
+    if not down or iface_up(ifname, dev):
+        return []
+    failed = [
+        "netlink error: failed to retrieve link settings",
+        f"netlink error: {ERRNO[str(down)]}",
+    ]
+    return failed * 2  # LINKMODES_GET, then LINKINFO_GET
 
 
 def _parse(args: list[str]) -> dict[str, Any]:

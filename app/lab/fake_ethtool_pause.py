@@ -80,7 +80,11 @@ def set_pause(ifname: str, dev: dict[str, Any], args: list[str]) -> None:
     if pause.get("restarts") and _pause_renegotiates(dev, pause, new, asked):
         new["bounces"] = int(pause.get("bounces", 0)) + 1  # autonegotiation again
         dev["bounce_pending"] = True
-    if asked:  # the driver is called: its advertisement now follows the request (phylink:
+    if asked and pause.get("advertisement_needs_link") and not _link_autoneg(dev):
+        # lan78xx_set_pause rewrites the PHY's advertisement only `if (ecmd.base.autoneg)`:
+        # over a forced link the request is stored and the advertisement stays as it was
+        new["advertised"] = list(advertised_bits(pause))
+    elif asked:  # the driver is called: its advertisement now follows the request (phylink:
         new.pop("advertised", None)  # phy_set_asym_pause replaces phy_support_asym_pause's)
         pause.pop("advertised", None)
     new["set"] = True  # the advertisement is now the encoding of this request (show_link)

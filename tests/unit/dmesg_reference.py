@@ -5,12 +5,13 @@ after the loop (warnings, the wall-clock start) are the product's, shared by bot
 
 from __future__ import annotations
 
+import re
+
 from sbctune.inventory.parsers.dmesg import (
     _ELLIPSIS,
     _ELLIPSIS_LEN,
     _KERNEL_MSG_RE,
     _MEMO_LIMIT,
-    _TS_MSG_RE,
     _TS_RE,
     _WHOLE_LIMIT,
     _WHOLE_PROBE,
@@ -24,6 +25,10 @@ from sbctune.inventory.parsers.dmesg import (
     join_mail_wrapped,
     split_elided_lines,
 )
+from sbctune.inventory.parsers.dmesg_wrappers import _CALLER, _CPU_END
+
+# the clock regex of that loop: the clock, the caller and the message as groups
+_TS_MSG_RE = re.compile(rf"^\[\s*(\d+\.\d+){_CPU_END}({_CALLER})\s*(.*)", re.S)
 
 
 def reference_parse(text: str) -> tuple[DmesgResult, tuple[str, str] | None]:

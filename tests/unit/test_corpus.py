@@ -145,6 +145,10 @@ def compare(expected: dict[str, Any], inv: Inventory) -> list[str]:
     soc = (expected.get("board") or {}).get("soc")
     if soc is not None and inv.board.soc != soc:
         diffs.append(f"board.soc: expected {soc!r}, got {inv.board.soc!r}")
+    # the kernel release an output came from (uname -a, the log's own lines): fifty-fourth set
+    kernel = (expected.get("board") or {}).get("kernel")
+    if kernel is not None and inv.board.kernel != kernel:
+        diffs.append(f"board.kernel: expected {kernel!r}, got {inv.board.kernel!r}")
     matched: list[Nic] = []
     for want in expected.get("nics", []):
         unknown = set(want) - NIC_KEYS
@@ -189,14 +193,6 @@ KNOWN_GAPS: dict[str, str] = {
         "the driver's one (MT7925): reading a model from a message's first word would guess"
     ),
     # corpus22 (twenty-second unseen set), reasons in tests/captures/corpus/README.md
-    "ds218plus_bbqq_461_synology_lsusb_tree_trendnet_tuc_et2g_5000": (
-        "20f4:e02c (TRENDnet TUC-ET2G v2) is in no generated table (usb.ids, the 6.1/6.12 "
-        "drivers' ID tables; r8152 lists 20f4:e02b only) and Synology's lsusb shows class 00 "
-        "and no interfaces: only the product string's words would say it is a NIC. Checked "
-        "(gaps24): usb.ids 2025.07.26 is the newest Debian offers (apt-cache policy usb.ids) "
-        "and linux-source 6.12.117's r8152.c, cdc_ether.c, aqc111.c list 20f4:e02b/e05a only; "
-        "missing: an ID table that knows it"
-    ),
     # corpus23 (twenty-third unseen set), reasons in tests/captures/corpus/README.md
     "nexus5_pmbootstrap_36_bcmdhd_bcm4339_sdio_data_crc": (
         "Broadcom's out-of-tree bcmdhd (Google's msm tree), its chip only in a line that names "
@@ -204,9 +200,10 @@ KNOWN_GAPS: dict[str, str] = {
         "Qualcomm's out-of-tree msmsdcc on mmc0, which no line ties to a function. corpus49 "
         "read bcmdhd's lines by their printing function (vendor_formats.json 'function' rows: "
         "dhd_conf_set_hw_oob_intr, dhdsdio_download_code_file), which closed the BPI-M64 "
-        "AP6212 bundle of this set; missing here: rows for this tree's lines ('dhdcdc_set_ioctl: "
-        "dhdcdc_msg failed w/status %d', the F1 signature line) cited at a commit, and an mmc "
-        "host's errors joined to its only card"
+        "AP6212 bundle of this set; corpus56 read bcmdhd's function name spaces and its F1 "
+        "signature line (catalog/bcmdhd_lines.py: the BCM4339 on SDIO, 4 of 5 facts); missing "
+        "here: the complaint, a row for 'dhdcdc_set_ioctl: dhdcdc_msg failed w/status %d' cited "
+        "at a commit, and an mmc host's errors joined to its only card"
     ),
     # corpus24 (twenty-fourth unseen set), reasons in tests/captures/corpus/README.md
     "linkstar_h68k_meta_rockchip_164_rk_gmac_user_debug_mdio_device_not_found": (
@@ -281,13 +278,6 @@ KNOWN_GAPS: dict[str, str] = {
         "out-of-tree Wi-Fi module's trace alone, with nothing else to tell it by"
     ),
     # corpus42 (forty-second unseen set), left with its reason in tests/captures/corpus/README.md
-    "usbmg42_un100l_proxmox_r8152linux_47_rtl8157_cdc_ncm_10000m": (
-        "the RTL8157 (0bda:8157) on cdc_ncm: no in-tree driver of the kernels read (6.1, 6.12; "
-        "r8152.c rtl8152_table lists 0bda:8156, not 8157) has it, so generic-driver, which "
-        "names the kernel's own driver for the chip, cannot fire; r8152 lists it only in later "
-        "trees (OpenWrt backported it to 6.18, openwrt/openwrt#23088). Missing: a newer "
-        "kernel source in the ID-table regen (kernel_source.py fetches Debian's 6.1 and 6.12)"
-    ),
     # corpus46 (forty-sixth unseen set), left with its reason in tests/captures/corpus/README.md
     "ind46_bbb_udemy_beagleboard_276_busybox_syslog_none_host_user_facility_machine_model": (
         "a reader names the BeagleBone Black's SoC AM335x (TI's family name, in the model "
@@ -314,29 +304,39 @@ KNOWN_GAPS: dict[str, str] = {
         "dwc_otg' or lsusb -t places them. Missing: a masked-MAC register line read, and the "
         "host controller named by a device tree node's address as the Pi's USB 2.0 OTG"
     ),
-    "slow52_wrt_armadaxp_mwlwifi_34_proc_interrupts_mvneta_mwlwifi_cpu0": (
-        "every network interrupt is on CPU0, but its lines are named by their drivers alone "
-        "('mvneta' twice, 'mwlwifi' twice) with no interface or device name: two lines of one "
-        "name may be two ports or two vectors of one, so no NIC is made of them and the "
-        "per-NIC irq-on-cpu0 finding has nothing to name. Missing: a finding on the board's "
-        "network interrupts when no NIC can be told apart"
-    ),
     # corpus51 (fifty-first unseen set), left with their reasons in tests/captures/corpus/README.md
-    "ap51_pi4_usbwifi_464_archer_t2u_plus_rtl8821au_lsusb_one_line_iw_dev_wlx": (
-        "the reader ties iw's only interface, wlx242fd0d9e22c, to lsusb's only Wi-Fi stick, the "
-        "Archer T2U PLUS (2357:0120); the inventory lists both lines' facts (lsusb's joined line "
-        "is now split) but cannot tie them: 2357:0120 is in no ID table of the kernels read "
-        "(rtw88's rtw_8821au came in 6.14), usb.ids names it with no network word, and a "
-        "wlx<MAC> name says nothing of the bus by itself (Debian's 73-usb-net-by-mac.rules gives "
-        "USB NICs such names, but any .link's NamePolicy=mac can name a PCI one so). Missing: a "
-        "table that knows 2357:0120 (a 6.14+ source) or a line that places the interface"
-    ),
     "ap51_pi_rtl8188eu_402_edimax_n150_8188eu_oot_dmesg_grep_no_iface": (
         "the out-of-tree 8188eu module's lines (taint, 'Chip Version Info: CHIP_8188E_...', "
         "'registered new interface driver r8188eu', 'R8188EU: Firmware Version 11') name no "
         "device and no interface, and no table of the kernels' drivers/net/ reads r8188eu (6.1 "
         "has it in drivers/staging/): a NIC made of a module's lines alone, the class of "
         "wifi_pi4_kismet_8812au_63 and x86_amd_a6210_2, left for the same reason"
+    ),
+    # corpus56 (fifty-sixth unseen set), reasons in tests/captures/corpus/README.md
+    "bsp56_bpim2plus_armbian_484_dhd_module_init_legacy_h3_backtick_i2c_noise": (
+        "bcmdhd's lines here come from no bus layer's function (dhd_module_init, "
+        "dhd_wifi_platform_load, 'Power-up adapter'): the driver is known, its bus is not, and "
+        "a device of no known bus is no NIC"
+    ),
+    "bsp56_jetson_tx2_metategra_146_ether_qos_egrep_interrupts_promisc": (
+        "L4T's ether_qos names its interrupts '2490000.ether_qos.rx0' (a node named ether_qos, "
+        "not the Devicetree Specification's generic 'ethernet'), and nothing ties eth0's "
+        "promiscuous-mode line to that device"
+    ),
+    "bsp56_lpi4a_th1520_revyos_13_lsmod_rtw88_8723ds_ifconfig_eth0": (
+        "a Wi-Fi chip's driver loaded in lsmod with no device or interface shown: a module is "
+        "not a device (it may be loaded with nothing to drive)"
+    ),
+    "bsp56_opi5_ubuntu_rockchip_194_rtl8821cs_powered_by_rockchip_rk_gmac": (
+        "Realtek's vendor SDIO driver is named only by its banner ('RTW: rtl8821cs v5.14.2-...', "
+        "'Realtek 8821CS SDIO WiFi driver (Powered by Rockchip,...) init.'): module-init lines "
+        "with no device, which no row of the out-of-tree tables reads"
+    ),
+    "bsp56_zero3w_radxa_aic8800_21_aicbsp_sdio_bus_down_networkd": (
+        "aic8800's 'aicbsp:' lines name no device and no row reads them (its SDIO IDs "
+        "'vid:0xC8A1  did:0x0082', 'aicwf_sdio_chipmatch USE AIC8800D80', and the 'sdio_err:"
+        "<aicwf_sdio_bus_pwrctl,1380>: bus down' complaint); networkd's journal beside dmesg is "
+        "read since corpus56 (wlan0, 6 of 10 facts)"
     ),
 }
 
@@ -409,6 +409,8 @@ def score(expected: dict[str, Any], inv: Inventory) -> tuple[int, int]:
         right += (inv.board.model or "").strip() == expected["board"]["model"]
     if (expected.get("board") or {}).get("soc") is not None:
         total, right = total + 1, right + (inv.board.soc == expected["board"]["soc"])
+    if (expected.get("board") or {}).get("kernel") is not None:
+        total, right = total + 1, right + (inv.board.kernel == expected["board"]["kernel"])
     for want in expected.get("nics", []):
         stated = 1 + sum(1 for k in want if k not in ("note", *IDENTITY[:1]))
         total += stated

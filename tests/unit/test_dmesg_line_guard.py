@@ -20,6 +20,10 @@ _CLOCKS = st.sampled_from(
         "[ 9.346320][  T187] ",
         "[ 3839.716141] [1: kworker/1:3: 9974] ",
         "[ 1755.845627] [c0] ",
+        # a caller's task name holding a mark: the line goes to the wrappers even when its
+        # message came before under a plain clock (the marks are the line's, not the message's)
+        "[ 3839.716141] [1: user@x: 9974] ",
+        "[ 3839.716141] [1: a:~b: 9974] ",
         "[    0.000000]",
     ]
 )
@@ -78,6 +82,21 @@ def test_the_marks_after_the_clock_read_as_the_plain_loop(lines: list[str]) -> N
     text = "\n".join(lines)
     res, _warnings = dmesg._parse_dmesg(text)
     assert _shape(res, res.starts_mid_log) == _plain(text)
+
+
+def test_a_message_read_before_is_left_to_the_wrappers_under_a_marked_clock() -> None:
+    """The clocked memo skips the two scans for a message read before under a plain clock:
+    the same message after an "@<cpu>" clock or a caller holding a mark still goes to the
+    wrappers, as the plain loop sends it."""
+    message = "r8152 2-1:1.0 eth1: carrier on"
+    for clock in (
+        "[   10.296079@1]d ",
+        "[ 3839.716141] [1: user@x: 9974] ",
+        "[ 9.1] [1: a:~b: 7] ",
+    ):
+        text = f"[  6.000000] {message}\n{clock}{message}\nmail user@example.org"
+        res, _ = dmesg._parse_dmesg(text)
+        assert _shape(res, res.starts_mid_log) == _plain(text)
 
 
 def test_a_prompt_in_a_clock_line_is_still_read_by_the_wrappers() -> None:

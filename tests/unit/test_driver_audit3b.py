@@ -176,8 +176,14 @@ def test_a_feature_the_driver_restarts_for_bounces_the_link(
 
 @root
 def test_atlantic_shows_tx_lpi_as_eee_itself(tmp_path: Path) -> None:
-    """aq_ethtool_get_eee: tx_lpi_enabled = eee_enabled."""
+    """aq_ethtool_get_eee: tx_lpi_enabled = eee_enabled. EEE reads enabled only with a rate to
+    advertise (eee_enabled = !linkmode_empty(advertised), audit 33b row 4), so the state gets one
+    as a firmware reporting an EEE rate would (aq_fw2x_get_eee_rate's caps_hi); the lab's model
+    knows none."""
     state = lab(tmp_path, "atlantic", "AQC107")
+    data = json.loads(Path(state).read_text(encoding="utf-8"))
+    data["interfaces"]["eth0"]["eee"]["supported"] = ["1000baseT/Full"]
+    Path(state).write_text(json.dumps(data), encoding="utf-8")
     assert shown(state, "--show-eee", "\tTx LPI") == "disabled"
     assert ethtool(state, "--set-eee", "eth0", "eee", "on")[2] == 0
     assert shown(state, "--show-eee", "\tTx LPI") == "0 (us)"

@@ -37,6 +37,19 @@ _PIECES = [
 def test_split_elided_lines_splits_as_the_whole_text_split(text: str) -> None:
     lines = text.split("\n")
     assert split_elided_lines(lines) == split_elided(text).split("\n")
+    # the lines holding a run found in the text (the parse's call) split the same
+    assert split_elided_lines(lines, text) == split_elided(text).split("\n")
+
+
+def test_split_elided_lines_finds_the_runs_in_the_text() -> None:
+    """Given the text, the lines holding a run come from one find per run, not a test of
+    each line: the same lines split, whatever line the runs are on."""
+    joined = "asix 3-1.4:1.0 eth5: register ...... eth3: link up"
+    text = f"{joined}\na ... eth3: x\n\nb\n{joined}\nlast ... eth0: z\n{joined}"
+    lines = text.split("\n")
+    expected = split_elided(text).split("\n")
+    assert split_elided_lines(lines, text) == expected == split_elided_lines(lines)
+    assert len(expected) == len(lines) + 3  # the three joined lines, each split in two
 
 
 def test_split_elided_lines_returns_the_lines_when_nothing_is_split() -> None:

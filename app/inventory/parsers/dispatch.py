@@ -27,6 +27,7 @@ from . import (
     mmcli,
     netif,
     networkctl_list,
+    nmcli_overview,
     of_device,
     proc_net_bonding,
     proc_net_dev,
@@ -113,6 +114,7 @@ PARSERS: dict[str, Spec[Any]] = {
     ),
     "iw link": Spec(wireless_tools.parse_iw_link, netif.NetInterfaces, "netifs"),
     "nmcli device": Spec(wireless_tools.parse_nmcli_device, netif.NetInterfaces, "netifs"),
+    "nmcli": Spec(nmcli_overview.parse_nmcli_overview, netif.NetInterfaces, "netifs"),
     "uname -a": Spec(system.parse_uname, system.Uname, "uname"),
     "lsmod": Spec(lsmod.parse_lsmod, lsmod.LoadedModules, "modules"),
     "/proc/modules": Spec(lsmod.parse_proc_modules, lsmod.LoadedModules, "modules"),
@@ -289,6 +291,8 @@ def resolve_command(cmdline: str) -> tuple[str | None, str | None]:
         return "iw dev", None  # `iw dev`, `iw dev wlan0 info`, `iw wlan0 info`
     if cmd == "iw" and ((args[2:] == ["link"] and args[0] == "dev") or args[1:] == ["link"]):
         return "iw link", None  # `iw dev wlan0 link`, `iw wlan0 link`
+    if cmd == "nmcli" and not [a for a in args if not a.startswith("-")]:
+        return "nmcli", None  # the overview of every device (general.c do_overview())
     if cmd == "nmcli" and args[:1] and args[0] in {"d", "dev", "device"}:
         rest = [a for a in args[1:] if not a.startswith("-")]
         if not rest or rest[0] in {"status", "s", "show", "sh"}:

@@ -50,7 +50,7 @@ from .dmesg_patterns import (
     PRE_DT_PLATFORM,
 )
 from .dmesg_wrappers import BOOT_BANNERS as _BOOT_BANNERS
-from .dmesg_wrappers import TS_CALLER_MSG_RE as _TS_MSG_RE
+from .dmesg_wrappers import TS_END_CALLER_MSG_RE as _TS_MSG_RE
 from .dmesg_wrappers import TS_RE as _TS_RE
 from .dmesg_wrappers import outside_noise as _outside_noise
 from .dmesg_wrappers import wall_clock_head as _wall_clock_head
@@ -297,13 +297,15 @@ def _parse_dmesg(text: str) -> Parsed[DmesgResult]:
     covered = True
     callers: set[str] = set()
     ts: float | None
+    clock_key: str | None  # the text after a line's clock, as `clocked` keys it
     # split_lines() without its rstrip() of each line: the strip() below does it (one pass)
     body = text.replace("\x00", "") if "\x00" in text else text
     # whether a line may hold "@" or ":~" (the steps below only split and join lines: they
     # add no "@" nor "~")
     marks = "@" in body or "~" in body
     # split into lines first: the few that an elision run joined are split on their own
-    for no, raw in enumerate(split_elided_lines(join_mail_wrapped(body).split("\n")), start=1):
+    joined = join_mail_wrapped(body)
+    for no, raw in enumerate(split_elided_lines(joined.split("\n"), joined), start=1):
         if use_whole and (again := whole.get(raw)) is not None:
             whole_hits += 1
             lines += 1
@@ -330,18 +332,28 @@ def _parse_dmesg(text: str) -> Parsed[DmesgResult]:
         # an empty line); a line holding "@" or ":~" is left to the wrappers, as a prompt
         # could be ("[pi@host ~]$"): tested only when the log holds one at all
         m0 = ts_msg_match(stripped)
-        if m0 is not None and marks and ("@" in stripped or ":~" in stripped):
-            m0 = None
+        if m0 is not None:
+            clock, end, caller, msg = m0.groups()
+            quick = clocked.get(msg)
+            # a message `clocked` holds came from a line without "@" and ":~" (or the log
+            # has none), and a plain clock "]" holds neither: only a new message, a caller
+            # or an "@<cpu>]" clock needs the two scans of the line (a long log's lines are
+            # mostly messages read before under another clock)
+            if (
+                marks
+                and (quick is None or caller or end != "]")
+                and ("@" in stripped or ":~" in stripped)
+            ):
+                m0 = None
         if m0 is not None:  # dmesg_wrappers.strip_prefix()'s first case
             lines += 1
-            clock, caller, msg = m0.groups()
             if caller and ":" in caller:  # a task's name ("[1: kbnepd bnep0: 97]"), not an
                 if len(callers) < _MEMO_LIMIT:  # id ("[T187]": one letter): its words too
                     callers.add(caller)
                 else:
                     covered = False
             ts, known = float(clock), True
-            if (quick := clocked.get(msg)) is not None:
+            if quick is not None:
                 # a long log's common line: a message read before under another clock, with
                 # nothing joined after it; its reading whole, without the steps below
                 msg, found = quick

@@ -5,6 +5,7 @@ its docstring says how a rule stays cheap."""
 
 from __future__ import annotations
 
+from sbctune.catalog.bcmdhd_lines import bcmdhd_line
 from sbctune.catalog.kernel_drivers import load_kernel_drivers
 from sbctune.catalog.library_modules import library_users
 from sbctune.catalog.netdev_named_formats import iface_named
@@ -18,6 +19,7 @@ from .dmesg_bare_wiphy import bare_wiphy
 from .dmesg_cut_netdev import cut_netdev_line
 from .dmesg_func_ndev import func_ndev_line
 from .dmesg_mii_phy import mii_phy_line
+from .dmesg_named_alone import named_alone_netdev
 from .dmesg_patterns import _NEEDLES, _PATTERNS, IFACE, OF_NODE
 from .dmesg_usb_serial import usb_serial_gone
 from .lazy_pattern import Lazy, later
@@ -48,6 +50,11 @@ _NODE_NAMED_RE = later(rf"([a-z][\w-]{{0,30}}) ({OF_NODE})(?: ({IFACE}))?")
 # names does not exist (ifupdown's "wlan0: ERROR while getting interface flags: No such
 # device", corpus/pi_xbian_421_*): the kernel prints an errno's number, not these words
 _MISSING = ("No such device", "Device not found")
+
+
+# the first characters a bcmdhd line can start with: its prefix, a function (dhd_, dhdsdio_,
+# dhdpcie_, bcmsdh_), the F1 signature line, or a continuation's indent (blank or tab)
+_BCMDHD_FIRST = frozenset("[dbF \t")
 
 
 def classify(msg: str) -> tuple[str, dict[str, str]] | None:
@@ -109,6 +116,13 @@ def classify(msg: str) -> tuple[str, dict[str, str]] | None:
     if vendor := vendor_function_line(msg):
         row, fields = vendor
         return "vendor_function", {**fields, "function": row.function or "", "format": row.format}
+    # "[dhd] [wlan0] dhd_open : Exit ret=0", "dhdsdio_write_vars: ...": Broadcom's bcmdhd,
+    # known by its own prefix or its function name spaces (catalog/bcmdhd_lines.py)
+    if msg[:1] in _BCMDHD_FIRST and (dhd := bcmdhd_line(msg)) is not None:
+        return dhd
+    # "unisoc_wifi unisoc_wifi wlan0: ...": a netdev line on a platform device named alone
+    if found := named_alone_netdev(msg, _is_netdev_name):
+        return found
     # "ethernet eth0: stmmac_open: Hw setup failed": a netdev line's prefix cut to one word
     return cut_netdev_line(msg, _is_netdev_name)
 

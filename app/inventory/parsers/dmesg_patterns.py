@@ -85,8 +85,12 @@ DEVICE_LINES: list[tuple[str, _Lazy]] = [
         _Lazy(
             rf"^(?P<driver>brcmfmac)(?: (?P<device>{BUS_ID}))?: .*?"
             r"(?:for chip |Firmware: |found (?:AXI|SB) chip: )"
-            # 4.x brcmf_sdio_probe(): "Loading firmware ... for chip 0000a9a6 rev 00000001"
-            r"(?:(?P<chip>BCM\d{4,5}\w*)|0000(?P<chip_id>[0-9a-f]{4}) rev )"
+            # 4.x brcmf_sdio_probe(): "Loading firmware ... for chip 0000a9a6 rev 00000001";
+            # 4.18-5.0 firmware.c brcmf_fw_map_chip_to_name(): brcmf_info("using %s for chip
+            # %#08x(%d) rev %#08x\n", ..., chip, chip, chiprev): "for chip 0x004345(17221) rev
+            # 0x000006" (the same printf in Fuchsia's port of the function); 5.10 prints the name
+            r"(?:(?P<chip>BCM\d{4,5}\w*)|0000(?P<chip_id>[0-9a-f]{4}) rev "
+            r"|0x00(?P<chip_id2>[0-9a-f]{4})\(\d{4,5}\) rev )"
         ),
     ),
     (

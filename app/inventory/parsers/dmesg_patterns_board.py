@@ -22,6 +22,17 @@ BOARD: list[tuple[str, _Lazy]] = [
     # arm/arm64 "Machine model: %s"; MIPS prom.c "MIPS: machine is %s" (also the DT's model)
     ("machine_model", _Lazy(rf"^(?:{_OF}Machine model:|MIPS: machine is) (?P<model>.{{1,120}})$")),
     ("kernel_version", _Lazy(r"^Linux version (?P<version>[\w.+~-]{3,64}) \(")),
+    (
+        # a `uname -a` line pasted inside a log, as a /proc/cpuinfo paste is (below): coreutils'
+        # uname prints "sysname nodename release version machine ... operating-system"; the
+        # kernel's version string (init/version.c UTS_VERSION) begins "#<build> " and the
+        # operating system is "GNU/Linux" (corpus/regr54_thinkpad_x1c8_zabbly_41_*)
+        "kernel_version",
+        _Lazy(
+            r"^Linux [\w.-]{1,64} (?P<version>\d[\w.+~-]{2,63}) #\S{1,40} .{0,200}"
+            r"(?:GNU/Linux|Android)$"
+        ),
+    ),
     # The SoC-info lines that name the SoC itself (6.1 and 6.12 alike): lantiq/prom.c
     # pr_info("SoC: %s\n", sys_type) ("SoC: xRX200 rev 1.1"); drivers/soc/imx/soc-imx8m.c
     # imx8m_soc_probe() pr_info("SoC: %s revision %s\n", soc_id, revision) ("SoC: i.MX8MM
@@ -60,7 +71,7 @@ BOARD_NEEDLES: dict[str, tuple[str, ...]] = {
     "under_voltage": ("oltage",),
     "voltage_normalised": ("ormali",),
     "machine_model": ("Machine model", "Hardware name", "machine is"),
-    "kernel_version": ("Linux version",),
+    "kernel_version": ("Linux version", "GNU/Linux", "Android"),
     "soc_line": ("SoC: ", "Allwinner "),
     "dmi": ("DMI: ",),
     "cpuinfo": ("Hardware", "Revision", "Model"),

@@ -33,6 +33,26 @@ NETDEV_NAMES: list[tuple[str, _Lazy]] = [
 ]
 DRIVER_LINES: list[tuple[str, _Lazy]] = [
     (
+        # The bonding driver names each port (slave) it acts on after the bond's own name:
+        # 6.1/6.12 bond_main.c through slave_info() (include/net/bonding.h: netdev_info(bond_dev,
+        # "(slave %s): " fmt, slave_dev->name)), "bond0: (slave eth0): link status definitely
+        # down, disabling slave" (bond_miimon_commit()), "Enslaving as ...", "Releasing ...",
+        # "making interface the new active one"; kernels before slave_info() put the port's name
+        # in the words: netdev_info(bond->dev, "link status definitely down for interface %s,
+        # disabling it"), "making interface %s the new active one", "Releasing %s interface %s",
+        # "Enslaving %s as ..." (a Pi 3B+'s 4.19 syslog, corpus/virt55_pi3bplus_linux_1988_*).
+        # The port is a device of its own (a NIC, as /proc/net/bonding's ports are); the bond is
+        # software stacked on it (build.py: bond_masters()).
+        "bond_port",
+        _Lazy(
+            rf"^(?P<bond>{IFACE}): (?:\(slave (?P<iface>{IFACE})\): "
+            r"(?:link status definitely (?P<state>up|down)\b)?"
+            rf"|link status definitely (?P<state2>up|down) for interface (?P<iface2>{IFACE})\b"
+            rf"|(?:making interface|Releasing (?:active|backup) interface|Enslaving) "
+            rf"(?P<iface3>{IFACE})(?: |$))"
+        ),
+    ),
+    (
         "link_up",  # phylink_link_up() and phy_print_status(): "%s/%s" of phy_speed_to_str() and
         # phy_duplex_to_str(), which says "Unknown" for DUPLEX_UNKNOWN (drivers/net/phy/phy-core.c):
         # the speed stands, the duplex is not known; phy_print_status() may add "(downshifted) "
@@ -57,6 +77,20 @@ DRIVER_LINES: list[tuple[str, _Lazy]] = [
             r"^(?P<driver>\S+) (?P<device>\S+) (?P<iface>\S+): NIC Link is Up "
             r"(?P<speed>\d+(?:\.\d+)?) (?P<unit>[GM])bps, Flow Control: "
         ),
+    ),
+    (
+        "link_up",  # ixgbevf_main.c ixgbevf_watchdog_link_is_up() (6.1, 6.12): dev_info() on
+        # the PCI function, no interface: "NIC Link is Up %s\n" with "10 Gbps", "1 Gbps",
+        # "100 Mbps" (each an IXGBE_LINK_SPEED_*_FULL) or "unknown speed"; no duplex printed
+        _Lazy(
+            r"^(?P<driver>\S+) (?P<device>\S+): NIC Link is Up "
+            r"(?P<speed>\d+(?:\.\d+)?) (?P<unit>[GM])bps$"
+        ),
+    ),
+    (
+        "link_down",  # ixgbevf_watchdog_link_is_down(): dev_info(&adapter->pdev->dev, "NIC Link
+        # is Down\n") (6.1, 6.12), on the PCI function like its link-up line
+        _Lazy(r"^(?P<driver>\S+) (?P<device>\S+): NIC Link is Down$"),
     ),
     (
         "link_up",  # tg3.c tg3_link_report() (6.1, 6.12): netdev_info(tp->dev, "Link
@@ -334,6 +368,7 @@ NETDEV_LATE: list[tuple[str, _Lazy]] = [
     ),
 ]
 LINK_NEEDLES: dict[str, tuple[str, ...]] = {
+    "bond_port": ("(slave ", "for interface ", "making interface ", "Releasing ", "Enslaving "),
     "register": ("register '",),
     "renamed": ("renamed",),
     "link_up": (

@@ -46,9 +46,11 @@ _CPU_END = r"(?:@\d+\](?:[-a-zA-Z](?=\s))?|\])"  # "]", or "@<cpu>]" and its fla
 TS_RE = re.compile(rf"^\[\s*(\d+\.\d+){_CPU_END}{_CALLER}\s*")
 # the same with the message after it as a group: a long log's line read in one call
 TS_MSG_RE = later(rf"{TS_RE.pattern}(.*)", re.S)
-# ... and the printk caller between them as a group ("" when none): the one part of a line's
-# clock that may hold a word of the log (a task's name: "[1: kbnepd bnep0: 97]")
-TS_CALLER_MSG_RE = later(rf"^\[\s*(\d+\.\d+){_CPU_END}({_CALLER})\s*(.*)", re.S)
+# ... and the clock's end ("]", or "@<cpu>]" and its flag: whether the clock holds an "@",
+# without a scan of the line) and the printk caller between them as groups ("" when none):
+# the one part of a line's clock that may hold a word of the log (a task's name: "[1: kbnepd
+# bnep0: 97]")
+TS_END_CALLER_MSG_RE = later(rf"^\[\s*(\d+\.\d+)({_CPU_END})({_CALLER})\s*(.*)", re.S)
 # Any other wrapper (OpenWrt logread "Sun Oct 13 10:00:00 2024 kern.warn kernel: ", RFC 5424,
 # journal short-monotonic, a serial console's own clock, "<6>" priorities): the kernel's part
 # is found by its own marks, in this order: the syslog tag "kernel:", the kernel's timestamp,

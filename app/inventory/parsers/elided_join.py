@@ -62,16 +62,17 @@ def split_elided(text: str) -> str:
     return "".join(out)
 
 
-def split_elided_lines(lines: list[str]) -> list[str]:
+def split_elided_lines(lines: list[str], text: str | None = None) -> list[str]:
     """``split_elided("\\n".join(lines)).split("\\n")``, reading only the lines that hold a
-    run (`lines` itself when none is split)."""
-    # the lines holding a run, found by one C-level pass (a Python step per line of a
-    # 100 000-line log costs ~10x the test itself)
-    splits = [
-        (no, parts)
-        for no in compress(count(), map(contains, lines, repeat(_RUN)))
-        if len(parts := split_elided(lines[no]).split("\n")) > 1
-    ]
+    run (`lines` itself when none is split). `text`, when given, is the text whose
+    ``split("\\n")`` `lines` is: the lines holding a run are then found in it (a run holds no
+    line break: each is inside one line), by one find per run and a count of the line breaks
+    between two runs, not by a test of every line."""
+    if text is not None:
+        nos = _lines_with_run(text)
+    else:  # one C-level pass (a Python step per line of a 100 000-line log costs ~10x it)
+        nos = list(compress(count(), map(contains, lines, repeat(_RUN))))
+    splits = [(no, parts) for no in nos if len(parts := split_elided(lines[no]).split("\n")) > 1]
     if not splits:
         return lines
     out: list[str] = []
@@ -82,3 +83,17 @@ def split_elided_lines(lines: list[str]) -> list[str]:
         done = no + 1
     out += lines[done:]
     return out
+
+
+def _lines_with_run(text: str) -> list[int]:
+    """The 0-based numbers of the lines of `text` (split at "\\n") that hold a run, in order."""
+    nos: list[int] = []
+    at = text.find(_RUN)
+    line = before = 0
+    while at != -1:
+        line += text.count("\n", before, at)
+        before = at
+        if not nos or nos[-1] != line:
+            nos.append(line)
+        at = text.find(_RUN, at + 1)
+    return nos

@@ -69,6 +69,13 @@ class LshwNetwork:
         return bus[9:] if bus.startswith("platform@") else None
 
     @property
+    def sdio_function(self) -> str | None:
+        """lshw's "mmc@2:390b:1" (guessBusInfo() of the sysfs name) as the kernel's SDIO
+        function "mmc2:390b:1" (sdio_bus.c: host, card address, function number)."""
+        m = re.fullmatch(r"mmc@(\d{1,3}):([0-9a-f]{4}):(\d)", self.bus_info or "")
+        return f"mmc{m.group(1)}:{m.group(2)}:{m.group(3)}" if m else None
+
+    @property
     def usb_port(self) -> str | None:
         """lshw's "usb@2:1.4" (bus 2, ports 1.4) as the kernel's port path "2-1.4"."""
         m = re.fullmatch(r"usb@(\d+):([\d.]+)", self.bus_info or "")
@@ -112,7 +119,9 @@ def _parse(text: str) -> tuple[LshwResult, list[ParseWarning]]:
         if node:
             current, headed, last = None, True, None
             kind = node.group("node").split(":")[0]
-            nodes = {"network": res.networks, "usb": res.usb}.get(kind)
+            # lshw lists an SDIO card's Wi-Fi function as "*-wifi:N" (its network node's id,
+            # warpme/miniarch#85: "bus info: mmc@2:390b:1", "logical name: wlan0")
+            nodes = {"network": res.networks, "wifi": res.networks, "usb": res.usb}.get(kind)
             if nodes is not None and len(nodes) < MAX_NODES:
                 flags = node.group("flags").split()
                 current = LshwNetwork(node.group("node"), "UNCLAIMED" in flags, "DISABLED" in flags)

@@ -136,8 +136,15 @@ def _parse_ip_json(text: str) -> Parsed[NetInterfaces]:
 
 # --- ip addr / ip link / ip -s link --------------------------------------------------
 
+# a paste's Markdown backtick, bold or "> " quote glued before the name ("`enp0s20f0u1 Link
+# encap", "`3: wlan0: <BROADCAST,MULTICAST> ..." of an inline code span): not part of it
+_PASTE_MARK = r"(?:[`*>]+\s*)?"
 # the colon after the name is optional: "2: eth0 <NO-CARRIER,...>" as one forum post retyped it
-_IP_HEADER_RE = later(r"^(\d+):\s+([^:@\s<]+)(?:@(\S+?))?:?\s+<([^>]*)>\s*(.*)$")
+_IP_HEADER_RE = later(rf"^{_PASTE_MARK}(\d+):\s+([^:@\s<]+)(?:@(\S+?))?:?\s+<([^>]*)>\s*(.*)$")
+# A header whose flags and attributes the poster elided ("2: eth0: ...", "3: wlan0: …",
+# corpus/virt55_pi_raspiblitz_1593_*): the interface and its index stand, its flags are not
+# shown (no flag is read as off)
+_IP_ELIDED_HEADER_RE = later(r"^(\d+):\s+([^:@\s<]+)(?:@(\S+?))?:\s+(?:\.\.\.|…)\s*$")
 _IP_ADDR_RE = later(r"^\s+(inet6?)\s+([0-9a-fA-F.:]+)(?:/(\d+))?(.*)$")
 _IP_LINK_RE = later(r"^\s+link/(\S+)(?:\s+(\S+))?")
 _IP_STATS_HDR_RE = later(r"^\s+(RX|TX)(?: errors)?:\s+(.*)$")
@@ -178,6 +185,11 @@ def _parse_ip_text(text: str, iface: str | None = None) -> Parsed[NetInterfaces]
                 master=_kv_after(rest, "master"),
                 operstate=_kv_after(rest, "state"),
             )
+            _append_latest(res, latest, cur)
+            continue
+        if "0" <= line[:1] <= "9" and (e := _IP_ELIDED_HEADER_RE.match(line)):
+            pending = None
+            cur = NetInterface(name=e.group(2), index=int(e.group(1)), parent=e.group(3))
             _append_latest(res, latest, cur)
             continue
         if cur is None and iface and not res.interfaces and _IP_STATS_HDR_RE.match(line):
@@ -263,11 +275,10 @@ def _apply_stats(cur: NetInterface, which: str, cols: list[str], values: list[st
 
 # A header is told by its words, not its column: a forum that indents a whole paste (and
 # collapses ifconfig's own alignment) leaves "    eth0 Link encap:Ethernet ...".
-# a paste's Markdown backtick, bold or "> " quote glued before the name ("`enp0s20f0u1 Link
-# encap"): not part of it
-_PASTE_MARK = r"(?:[`*>]+\s*)?"
 _IFC_OLD_HDR = later(rf"^\s*{_PASTE_MARK}(\S+?)\s+Link encap:(.*?)(?:\s+HWaddr\s+(\S+))?\s*$")
-_IFC_NEW_HDR = later(rf"^\s*{_PASTE_MARK}(\S+?):\s+flags=\d+<([^>]*)>\s+mtu\s+(\d+)")
+# net-tools prints "flags=%d<" of struct interface's `short flags` (lib/interface.c
+# ife_print_long()): IFF_DYNAMIC (0x8000) makes it negative ("flags=-28605<UP,...,DYNAMIC>")
+_IFC_NEW_HDR = later(rf"^\s*{_PASTE_MARK}(\S+?):\s+flags=-?\d+<([^>]*)>\s+mtu\s+(\d+)")
 _IFC_OLD_INET = later(r"^\s+inet addr:(\S+)(?:\s+(?:Bcast|P-t-P):(\S+))?(?:\s+Mask:(\S+))?")
 _IFC_OLD_INET6 = later(r"^\s+inet6 addr:\s*(\S+?)(?:/(\d+))?\s+Scope:(\S+)")
 _IFC_NEW_INET = later(r"^\s+inet\s+(\S+)\s+netmask\s+(\S+)(?:\s+broadcast\s+(\S+))?")

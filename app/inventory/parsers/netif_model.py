@@ -39,6 +39,8 @@ class NetInterface:
     tx_errors: int | None = None
     tx_dropped: int | None = None
     irq: int | None = None  # old ifconfig's "Interrupt:46"
+    driver: str | None = None  # the driver a tool names beside it (nmcli's "ethernet (veth)")
+    software: bool | None = None  # the tool's own word: nmcli's "sw"/"hw"
 
     @property
     def is_up(self) -> bool | None:

@@ -65,7 +65,7 @@ _STARTS: tuple[tuple[re.Pattern[str], str], ...] = (
     (later(r"^/: +Bus \d+\.Port \d+: Dev"), "lsusb -t"),
     (later(r"^T: +Bus=\d+ Lev="), "usb-devices"),
     (later(r"^\d+: [\w.:@-]+: <[A-Z_,-]*>"), "ip a"),
-    (later(r"^[\w.:@-]{1,15}:? +(?:Link encap:|flags=\d+<)"), "ifconfig"),
+    (later(r"^[\w.:@-]{1,15}:? +(?:Link encap:|flags=-?\d+<)"), "ifconfig"),
     (later(r"^[\w.:@-]{1,15} +(?:IEEE 802\.11|no wireless extensions)"), "iwconfig"),
     (later(r"^\s*\*-network"), "lshw"),
     (

@@ -128,6 +128,13 @@ def _split_desc(irq: Irq, rest: str) -> None:
         parts = rest.split(None, 1)
         irq.controller = parts[0]
         names = parts[1] if len(parts) > 1 else ""
+        # kernel/irq/proc.c show_interrupts() (6.1/6.12): the chip's name, " %*lu" of the
+        # hwirq when the IRQ has a domain, the trigger only with CONFIG_GENERIC_IRQ_SHOW_LEVEL,
+        # then "  %s" of each action's name: "armada_370_xp_irq  10  mvneta" (an ARM kernel
+        # without SHOW_LEVEL) is hwirq 10 of a line named "mvneta", not a name "10  mvneta"
+        number, _, after = names.partition(" ")
+        if number.isascii() and number.isdigit() and after.strip():
+            irq.hwirq, names = number, after
     irq.names = [n.strip() for n in names.split(", ") if n.strip()]
 
 

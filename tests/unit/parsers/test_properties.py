@@ -18,6 +18,7 @@ from sbctune.inventory.parsers.lsmod import parse_lsmod
 from sbctune.inventory.parsers.lsusb import parse_usb_devices
 from sbctune.inventory.parsers.mii_tool import parse_mii_tool
 from sbctune.inventory.parsers.networkctl_list import parse_networkctl_list
+from sbctune.inventory.parsers.nmcli_overview import parse_nmcli_overview
 from sbctune.inventory.parsers.of_device import parse_of_device
 from sbctune.inventory.parsers.proc_net_bonding import parse_proc_net_bonding
 from sbctune.inventory.parsers.report_tools import parse_networkctl_status
@@ -79,6 +80,11 @@ PARSERS: list[tuple[str, Callable[[str], tuple[object, list[ParseWarning]]], str
         "ubus/vr2020_luci_1683_ubus_network_device_status_cut.txt",
     ),
     ("iw link", parse_iw_link, "iw_link/x86_cinnamon_9301_iw_dev_link_wlp0s20f3_vht.txt"),
+    (
+        "nmcli",
+        parse_nmcli_overview,
+        "nmcli/virt55_pi4_haos_435_nmcli_bcmgenet_hw_veths_sw_uname.txt",
+    ),
     ("interrupts", P.parse_interrupts, "proc_interrupts/seed000_pi4_alpine.txt"),
     ("softirqs", P.parse_softirqs, "proc_softirqs/netutils_157_x86_6cpu.txt"),
     ("stat", P.parse_proc_stat, "dev_vm/proc_stat.txt"),

@@ -1,0 +1,34 @@
+"""A netdev line whose parent device is named as its driver: ``unisoc_wifi unisoc_wifi wlan0:
+sprdwl_report_connection ...`` (the out-of-tree Unisoc UWE5622 driver, sprdwl_ng, on an Orange
+Pi Zero 2W). __netdev_printk() (net/core/dev.c, 6.1 and 6.12) writes "%s %s %s: " of the
+net_device's parent's driver, the parent's name and the interface: the line says the interface
+is that device's. A device named exactly as its driver, with no bus form (no unit address, no
+".N"), is a platform device added with no id: platform_device_add() names it "%s" of its name
+alone (PLATFORM_DEVID_NONE, drivers/base/platform.c, 6.1 and 6.12) and platform_match() binds
+it to the driver of that name. So the shape alone ties the interface to its platform device,
+whether or not the kernel's tables know the driver (the device_line_keys rule for the older
+"dm9000 dm9000: eth0: ..." shape, whose tie is dev_printk's text, asks that they do).
+
+Only lines no other shape read reach it (dmesg_classify.classify's last resort): a split and
+two string tests before the caller's interface-name test."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+_NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789_-")
+
+
+def named_alone_netdev(
+    msg: str, is_netdev_name: Callable[[str], bool]
+) -> tuple[str, dict[str, str]] | None:
+    """("device", {"driver", "device", "iface", "named_alone"}) for "name name iface: msg"."""
+    parts = msg.split(" ", 3)
+    if len(parts) < 4 or parts[0] != parts[1] or not parts[2].endswith(":"):
+        return None
+    name, iface = parts[0], parts[2][:-1]
+    if not 2 <= len(name) <= 31 or not name[0].isalpha() or not set(name) <= _NAME_CHARS:
+        return None
+    if not is_netdev_name(iface):
+        return None
+    return "device", {"driver": name, "device": name, "iface": iface, "named_alone": "1"}
