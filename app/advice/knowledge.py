@@ -6,10 +6,12 @@ from __future__ import annotations
 import functools
 import json
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sbctune.errors import UserError
-from sbctune.tuning.model import Evidence
+
+if TYPE_CHECKING:
+    from sbctune.tuning.model import Evidence
 
 
 @dataclass(frozen=True)
@@ -31,6 +33,8 @@ class TweakSet:
 
 
 def _when(sources: tuple[str, ...], when: Any) -> Evidence:
+    from sbctune.tuning.model import Evidence  # here: only advice.json's sets that say when
+
     if not isinstance(when, dict) or set(when) - {"boards", "buses", "drivers"}:
         raise ValueError(f"sources_when {when!r}")
     return Evidence(

@@ -8,7 +8,8 @@ import re
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
-from .loader import parse_catalog
+from .catalog_cache import kept_catalog
+from .loader import FILES, parse_catalog
 from .model import Board, BuiltinNic, Bus, Chip, EthernetFraming, Source
 
 _DEVICE_ID_RE = re.compile(r"^([0-9a-f]{1,4}):([0-9a-f]{1,4})$")
@@ -256,7 +257,12 @@ def _default_catalog() -> Catalog:
         text: str = folder.joinpath(name).read_text(encoding="utf-8")
         return text
 
-    return Catalog(*parse_catalog(read))
+    def read_bytes(name: str) -> bytes:
+        raw: bytes = folder.joinpath(name).read_bytes()
+        return raw
+
+    # checked once and kept (catalog_cache): the same objects without the schema's checks
+    return Catalog(*kept_catalog(read_bytes, FILES, lambda: parse_catalog(read)))
 
 
 def load_catalog(root: str | os.PathLike[str] | None = None) -> Catalog:

@@ -192,10 +192,21 @@ def json_table(name: str, source: bytes) -> Any:
     return cached(f"json-{name}", source, lambda: json.loads(source.decode("utf-8")), _json_top)
 
 
-def json_file(name: str, path: Any) -> Any:
+def json_file(name: str, path: Any, rows: tuple[str, ...] = ()) -> Any:
     """json_table() of a shipped JSON file, which is read and hashed only when its stat changed
-    (cached_file)."""
-    return cached_file(f"json-{name}", path, _json_loads, _json_top)
+    (cached_file). `rows`: top-level maps of which a run reads a few rows (driver_caps.json's
+    "drivers"), kept a row at a time and each decoded when first read (catalog/lazy_rows)."""
+    if not rows:
+        return cached_file(f"json-{name}", path, _json_loads, _json_top)
+    from sbctune.catalog.lazy_rows import is_packed, packed, unpacked
+
+    value = cached_file(
+        f"json-{name}-rows-{'-'.join(rows)}",
+        path,
+        lambda raw: packed(_json_loads(raw), rows),
+        lambda value: _json_top(value) and is_packed(value, rows),
+    )
+    return unpacked(value, rows)
 
 
 def _json_loads(source: bytes) -> Any:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 from pathlib import Path
@@ -17,6 +16,7 @@ from sbctune.filenames import safe_file_name
 from sbctune.inventory.bundle import is_bundle
 from sbctune.inventory.model import Inventory
 from sbctune.inventory.report import render
+from sbctune.json_text import dumps_indented
 from sbctune.safefiles import check_output, write_output
 
 if TYPE_CHECKING:  # the collector (and the SSH layer it uses): only when a Pi is read
@@ -59,8 +59,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def _print(inventory: Inventory, as_json: bool) -> None:
-    if as_json:
-        print(json.dumps(inventory.to_json(), indent=2))
+    if as_json:  # json.dumps(..., indent=2)'s text, in one pass (json_text)
+        print(dumps_indented(inventory.to_json(), indent=2))
     else:
         print(fit(render(inventory)))
 

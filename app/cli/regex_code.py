@@ -18,6 +18,7 @@ version's, torn or not the user's own is ignored. A pattern made so equals the p
 from __future__ import annotations
 
 import contextlib
+import marshal
 import re
 import sys
 from collections.abc import Callable, Iterator
@@ -25,31 +26,48 @@ from typing import Any
 
 from sbctune.cli.kept_marshal import kept_path, newest_first, read_kept, write_kept
 
-_FORMAT = 1
+_FORMAT = 2  # 2: each entry marshalled on its own, decoded when used
 _LIMIT = 3_000  # patterns kept (`inspect` compiles ~450): a run's own first, then older ones
 
 _Entry = tuple[int, list[int], int, dict[str, int], tuple[str | None, ...]]
 
 
-def _valid(value: object) -> dict[tuple[str, int], _Entry]:
+def _valid(value: object) -> dict[tuple[str, int], bytes]:
+    """The kept file's map: (pattern text, flags) -> that pattern's entry, marshalled on its
+    own (decoded by `_entry` when a run compiles the pattern: `inspect` uses ~170-450 of the
+    ~750 kept, and reading them all cost ~2 ms a start, issue 24)."""
     if not isinstance(value, dict):
         return {}
-    for key, entry in value.items():
+    for key, packed in value.items():
         if not (
             type(key) is tuple
             and len(key) == 2
             and type(key[0]) is str
             and type(key[1]) is int
-            and type(entry) is tuple
-            and len(entry) == 5
-            and type(entry[0]) is int
-            and type(entry[1]) is list
-            and type(entry[2]) is int
-            and type(entry[3]) is dict
-            and type(entry[4]) is tuple
+            and type(packed) is bytes
         ):
             return {}
     return value
+
+
+def _entry(packed: bytes) -> _Entry | None:
+    """A kept entry read back, or None when it is not of the shape re's compiler gives."""
+    try:
+        # marshal reads only what this process's own code wrote in the user's private folder
+        entry = marshal.loads(packed)  # noqa: S302
+    except (ValueError, EOFError, TypeError):
+        return None
+    if (
+        type(entry) is tuple
+        and len(entry) == 5
+        and type(entry[0]) is int
+        and type(entry[1]) is list
+        and type(entry[2]) is int
+        and type(entry[3]) is dict
+        and type(entry[4]) is tuple
+    ):
+        return entry
+    return None
 
 
 def _engine() -> tuple[Any, Any, Any, int] | None:
@@ -66,8 +84,8 @@ def _engine() -> tuple[Any, Any, Any, int] | None:
 
 
 def kept_compile(
-    known: dict[tuple[str, int], _Entry],
-    used: dict[tuple[str, int], _Entry],
+    known: dict[tuple[str, int], bytes],
+    used: dict[tuple[str, int], bytes],
     plain: Callable[..., Any],
     parser: Any,
     compiler: Any,
@@ -81,15 +99,16 @@ def kept_compile(
             return plain(p, flags)
         flags = int(flags)  # re._compile passes a plain int; a RegexFlag is one too
         key = (p, flags)
-        entry = known.get(key)
-        if entry is None:  # compiled by re itself; kept only when the parts remake it exactly
+        packed = known.get(key)
+        entry = None if packed is None else _entry(packed)
+        if packed is None or entry is None:  # compiled by re; kept when its parts remake it
             pattern = plain(p, flags)
             with contextlib.suppress(Exception):  # another Python's internals: just not kept
                 entry = _parts(p, flags, parser, compiler)
                 if sre.compile(p, entry[0], entry[1], *entry[2:]) == pattern:
-                    used[key] = entry
+                    used[key] = marshal.dumps(entry)
             return pattern
-        used[key] = entry
+        used[key] = packed
         final, code, groups, names, index_t = entry
         return sre.compile(p, final, code, groups, dict(names), index_t)  # code copied there
 
@@ -118,11 +137,11 @@ def regex_code_kept(own_process: bool) -> Iterator[None]:
     plain = compiler.compile
     path = kept_path(f"regex-code-m{magic:x}", _FORMAT)
     known = _valid(read_kept(path))
-    used: dict[tuple[str, int], _Entry] = {}
+    used: dict[tuple[str, int], bytes] = {}
     compiler.compile = kept_compile(known, used, plain, parser, compiler, sre)
     try:
         yield
     finally:
         compiler.compile = plain
-        if any(key not in known for key in used):
+        if any(known.get(key) is not packed for key, packed in used.items()):  # new or torn
             write_kept(path, newest_first(used, known, _LIMIT), prefix=".regex-code-")

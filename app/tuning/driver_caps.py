@@ -54,13 +54,16 @@ __all__ = [
 
 @lru_cache(maxsize=1)
 def table() -> dict[str, Any]:
-    """The table as json.loads() gives it, kept in the table cache (catalog/table_cache.py):
-    its 1.8 MB are read and decoded by marshal, not json (callgrind, a process reading it:
-    +51 M instructions against +81 M), and hashed only when the file's stat changed."""
+    """The table as json.loads() gives it (its "drivers" a read-only map whose rows are
+    decoded when first read: catalog/lazy_rows), kept in the table cache
+    (catalog/table_cache.py): its 1.8 MB are read and decoded by marshal, not json (callgrind,
+    a process reading it: +51 M instructions against +81 M), and hashed only when the file's
+    stat changed."""
     from sbctune.catalog.table_cache import json_file
 
     path = resource_root().joinpath("tuning").joinpath("driver_caps.json")
-    data: dict[str, Any] = json_file("driver-caps", path)
+    # "drivers" (229 drivers, ~80 % of the table) a row at a time: a bundle names a few
+    data: dict[str, Any] = json_file("driver-caps", path, rows=("drivers",))
     return data
 
 

@@ -54,6 +54,9 @@ NOT_FOR_A_BUNDLE = (
     # its folder): imported where a zip is opened (issue 24, ~5 ms of the start)
     "zipfile",
     "importlib.resources",
+    # nor the tuning's model (19 dataclasses) when no advice set says where its sources fit:
+    # advice/knowledge imports it where advice.json's sources_when are read (issue 24)
+    "sbctune.tuning.model",
 )
 MARK = "MODULES:"
 # as the `sbctune` console script runs it: main() with no argv is the process's own command,

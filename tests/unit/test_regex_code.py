@@ -4,6 +4,7 @@ matches the same, and anything odd falls back to the plain compile."""
 
 from __future__ import annotations
 
+import marshal
 import os
 import re
 from pathlib import Path
@@ -126,10 +127,12 @@ def test_wrong_code_in_the_file_is_refused_by_the_engine(cache: Path) -> None:
         re._compiler.compile(r"ab+c", 0)  # type: ignore[attr-defined]
     known = regex_code._valid(read_kept(_kept_file(cache)))
     key = (r"ab+c", 0)
-    final, _code, groups, names, index = known[key]
+    entry = regex_code._entry(known[key])
+    assert entry is not None
+    final, _code, groups, names, index = entry
     with pytest.raises(RuntimeError):
         regex_code.kept_compile(
-            {key: (final, [99999, 1, 2], groups, names, index)},
+            {key: marshal.dumps((final, [99999, 1, 2], groups, names, index))},
             {},
             _plain_compile,
             re._parser,  # type: ignore[attr-defined]
@@ -178,3 +181,44 @@ def test_parts_that_do_not_remake_the_pattern_are_not_kept(
     assert made == _plain_compile(r"Link is (Up|Down)w", 0)
     assert not made.match("link is upw")
     assert not list(cache.glob("regex-code-*"))  # nothing recorded, nothing written
+
+
+def test_a_kept_pattern_is_decoded_only_when_compiled(
+    cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The file holds each pattern's code on its own: a run decodes the entries of the
+    patterns it compiles, not all of them (issue 24: ~750 kept, a small inspect uses ~170;
+    before, the whole file was decoded and checked at every start)."""
+    texts = [f"kept{n}+x" for n in range(5)]
+    with regex_code.regex_code_kept(own_process=True):
+        for text in texts:
+            re._compiler.compile(text, 0)  # type: ignore[attr-defined]
+    decoded: list[bytes] = []
+    real = regex_code._entry
+
+    def counted(packed: bytes) -> Any:
+        decoded.append(packed)
+        return real(packed)
+
+    monkeypatch.setattr(regex_code, "_entry", counted)
+    with regex_code.regex_code_kept(own_process=True):
+        made = re._compiler.compile(texts[2], 0)  # type: ignore[attr-defined]
+    assert made == _plain_compile(texts[2], 0)
+    assert len(decoded) == 1
+
+
+def test_a_torn_entry_compiles_as_before_and_is_kept_again(cache: Path) -> None:
+    import marshal
+
+    with regex_code.regex_code_kept(own_process=True):
+        re._compiler.compile(r"torn(\d+)", 0)  # type: ignore[attr-defined]
+    path = _kept_file(cache)
+    known = regex_code._valid(read_kept(path))
+    known[(r"torn(\d+)", 0)] = b"\xff not marshal"
+    path.write_bytes(marshal.dumps(known))
+    os.chmod(path, 0o600)
+    with regex_code.regex_code_kept(own_process=True):
+        made = re._compiler.compile(r"torn(\d+)", 0)  # type: ignore[attr-defined]
+    assert made == _plain_compile(r"torn(\d+)", 0) and made.match("torn42")
+    again = regex_code._valid(read_kept(path))
+    assert regex_code._entry(again[(r"torn(\d+)", 0)]) is not None

@@ -449,3 +449,47 @@ def test_is_packed_read_in_c_is_the_plain_test(value: object) -> None:
         type(k) is str and type(v) is str and km._NEEDLE_END in v for k, v in value.items()
     )
     assert km.is_packed(value) == plain
+
+
+def test_driver_caps_rows_are_decoded_when_first_read(cache: Path) -> None:
+    """driver_caps.json's "drivers" (229 drivers, ~80 % of the cached table) read back from the
+    cache decode no driver until one is asked for (a bundle names a few: issue 24, the fixed
+    cost of every inspect); each row, its names, `in`, `get` and `items()` read as the file's,
+    and a row asked again is the same object (decoded once). Before, the whole map was built
+    at every load."""
+    from sbctune.tuning import driver_caps
+
+    path = resource_root().joinpath("tuning", "driver_caps.json")
+    want = json.loads(path.read_text(encoding="utf-8"))
+    driver_caps.table.cache_clear()
+    try:
+        driver_caps.table()  # built, and written to the cache
+        driver_caps.table.cache_clear()
+        drivers = driver_caps.table()["drivers"]  # read back
+        assert drivers.read() == 0  # type: ignore[attr-defined]
+        assert list(drivers) == list(want["drivers"]) and len(drivers) == len(want["drivers"])
+        caps = driver_caps.caps("r8152", "6.12.25+rpt-rpi-v8")
+        assert caps is not None and caps.driver == "r8152"
+        assert drivers.read() == 1  # type: ignore[attr-defined]
+        assert drivers["r8152"] is drivers["r8152"] == want["drivers"]["r8152"]
+        assert "nonesuch" not in drivers and drivers.get("nonesuch") is None
+        with pytest.raises(KeyError):
+            drivers["nonesuch"]
+        assert dict(drivers.items()) == want["drivers"] and drivers == want["drivers"]
+        assert driver_caps.table() == want
+    finally:
+        driver_caps.table.cache_clear()
+
+
+@pytest.mark.parametrize("value", [[1, 2], {"drivers": [1]}, {"drivers": {"a": 1}}, {"x": 1}])
+def test_a_lazy_rows_table_of_another_shape_reads_as_json_gives_it(
+    cache: Path, tmp_path: Path, value: object
+) -> None:
+    """A table whose rows map is missing or not a map of rows reads as json.loads() gives it,
+    from the file and again from the cache."""
+    path = tmp_path / "t.json"
+    path.write_text(json.dumps(value), encoding="utf-8")
+    os.utime(path, ns=(1, 1))  # settled: its stat is stamped
+    for _ in range(2):
+        got = table_cache.json_file("t", path, rows=("drivers",))
+        assert got == value
