@@ -38,10 +38,10 @@ B3. An interface the admin did not bring up has an unknown carrier. `<BROADCAST,
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from sbctune.advice.inspect import inspect_bundle
+from sbctune.inventory.bundle import write_bundle
 from sbctune.inventory.inspect import identify, read_bundle_raw
 from sbctune.inventory.parsers.dmesg import parse_dmesg
 from sbctune.inventory.parsers.dmesg_wrappers import strip_prefix
@@ -61,24 +61,9 @@ GARBLED = "do not look like kernel log lines"
 
 
 def _bundle(tmp_path: Path, commands: dict[str, str]) -> Path:
-    """A bundle (DESIGN.md contract 1) holding the given real outputs verbatim."""
-    (tmp_path / "commands").mkdir()
-    files = {}
-    for n, (cmd, text) in enumerate(commands.items()):
-        rel = f"commands/{n:03d}.txt"
-        (tmp_path / rel).write_text(text, encoding="utf-8")
-        files[cmd] = rel
-    manifest = {
-        "format": "sbctune-bundle",
-        "version": 1,
-        "created": "2026-12-01T00:00:00+00:00",
-        "host": "",
-        "commands": files,
-        "files": {},
-        "exit_codes": {cmd: 0 for cmd in files},
-    }
-    (tmp_path / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
-    return tmp_path
+    """A bundle (DESIGN.md contract 1) holding the given real outputs verbatim, each exit 0."""
+    exits = dict.fromkeys(commands, 0)
+    return write_bundle(tmp_path, "", commands, {}, exits, created="2026-12-01T00:00:00Z")
 
 
 def _warnings(bundle: Path) -> list[str]:

@@ -13,6 +13,7 @@ import pytest
 
 from sbctune.advice.inspect import inspect_bundle
 from sbctune.catalog import load_catalog
+from sbctune.inventory.bundle import write_bundle
 from sbctune.lab import fake_ethtool, load_profile
 from sbctune.lab.ethtool_state import build_state
 
@@ -22,13 +23,7 @@ RP1 = "Cadence GEM in RP1"
 
 
 def _bundle(tmp_path: Path, commands: dict[str, str]) -> Path:
-    names = {line: f"c{i}.txt" for i, line in enumerate(commands)}
-    for line, text in commands.items():
-        (tmp_path / names[line]).write_text(text, encoding="utf-8")
-    manifest = {"format": "sbctune-bundle", "version": 1, "created": "", "host": "",
-                "commands": names, "files": {}, "exit_codes": {}}  # fmt: skip
-    (tmp_path / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
-    return tmp_path
+    return write_bundle(tmp_path, "", commands, {}, created="2026-12-01T00:00:00Z")
 
 
 def test_a_real_pi5_log_names_rp1s_gem_and_a_zynq_gem_stays_unnamed() -> None:

@@ -4,13 +4,13 @@ test uses the real paste's lines (tests/captures/corpus/ptp53_*, their SOURCE.md
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sbctune.advice.inspect import inspect_bundle
+from sbctune.inventory.bundle import write_bundle
 from sbctune.inventory.parsers.dispatch import parse_command, resolve_command
 from sbctune.inventory.parsers.ethtool_tsinfo import parse_ethtool_tsinfo, parse_tsinfo
 from sbctune.inventory.report import timestamping_words
@@ -19,15 +19,7 @@ CORPUS = Path(__file__).resolve().parents[1] / "captures" / "corpus"
 
 
 def _bundle(tmp_path: Path, commands: dict[str, str]) -> Path:
-    tmp_path.mkdir(parents=True, exist_ok=True)
-    files = {}
-    for i, (cmd, text) in enumerate(commands.items()):
-        (tmp_path / f"{i}.txt").write_text(text, encoding="utf-8")
-        files[cmd] = f"{i}.txt"
-    manifest = {"format": "sbctune-bundle", "version": 1, "created": "2026-12-01T00:00:00Z",
-                "host": "", "commands": files, "files": {}, "exit_codes": {}}  # fmt: skip
-    (tmp_path / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
-    return tmp_path
+    return write_bundle(tmp_path, "", commands, {}, created="2026-12-01T00:00:00Z")
 
 
 # raspberrypi/linux#5947 (a CM4): ethtool's ioctl form, a prompt line kept

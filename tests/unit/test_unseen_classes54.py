@@ -6,27 +6,19 @@ the real paste's lines (tests/captures/corpus/regr54_*, their SOURCE.md), kept w
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from sbctune.advice.inspect import inspect_bundle
 from sbctune.catalog.detected_names import detected_name
 from sbctune.catalog.id_formats import load_id_formats
+from sbctune.inventory.bundle import write_bundle
 from sbctune.inventory.model import Nic
 
 CORPUS = Path(__file__).resolve().parents[1] / "captures" / "corpus"
 
 
 def _bundle(tmp_path: Path, commands: dict[str, str]) -> Path:
-    tmp_path.mkdir(parents=True, exist_ok=True)
-    files = {}
-    for i, (cmd, text) in enumerate(commands.items()):
-        (tmp_path / f"{i}.txt").write_text(text, encoding="utf-8")
-        files[cmd] = f"{i}.txt"
-    manifest = {"format": "sbctune-bundle", "version": 1, "created": "2026-12-01T00:00:00Z",
-                "host": "", "commands": files, "files": {}, "exit_codes": {}}  # fmt: skip
-    (tmp_path / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
-    return tmp_path
+    return write_bundle(tmp_path, "", commands, {}, created="2026-12-01T00:00:00Z")
 
 
 def _one_nic(bundle: Path) -> Nic:
