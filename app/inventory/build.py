@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 from sbctune.catalog import Catalog, load_catalog
+from sbctune.catalog.arm_machines import ArmMachine, arm_machine
 from sbctune.catalog.dt_boards import load_dt_boards
 from sbctune.catalog.ids import IdDatabase, load_ids
 from sbctune.catalog.kernel_drivers import load_kernel_drivers
@@ -44,7 +45,8 @@ def _log_identity(parsed: Parsed) -> tuple[list[str], str | None, str | None]:
     """What the log's own lines say of the board: models (best first), a revision code and a
     SoC name ("Machine model: ...", "Hardware name: ...", a /proc/cpuinfo paste, "DMI: ...")."""
     cpuinfo = {f["key"]: f["value"] for f in _logged(parsed, "cpuinfo")}
-    models = [f.get("model", "").strip() for f in _logged(parsed, "machine_model")][-1:]
+    named = [f for f in _logged(parsed, "machine_model") if _arm_machine_named(f) is None]
+    models = [f.get("model", "").strip() for f in named][-1:]
     models += [cpuinfo.get("Model", "")]
     for dmi in _logged(parsed, "dmi")[-1:]:  # "<vendor> <product>/<board>": either may match
         models += [dmi.get("board", ""), dmi.get("model", "")]
@@ -53,6 +55,21 @@ def _log_identity(parsed: Parsed) -> tuple[list[str], str | None, str | None]:
         revision = None
     socs = [f["soc"] for f in _logged(parsed, "soc_line")][-1:]  # Lantiq's "SoC: xRX200 rev 1.1"
     return [m for m in models if m], revision, cpuinfo.get("Hardware") or next(iter(socs), None)
+
+
+def _arm_machine_named(fields: dict[str, str]) -> ArmMachine | None:
+    """The 32-bit ARM machine description a warning's bare "Hardware name: X" names (neither
+    arm64's " (DT)" board model nor x86's ", BIOS" DMI name): a machine, not a board."""
+    if fields.get("header") is None or "dt" in fields or "bios" in fields:
+        return None
+    return arm_machine(fields.get("model", ""))
+
+
+def _machine_soc(parsed: Parsed) -> tuple[str, str] | None:
+    """The SoC of the last 32-bit ARM machine the log names, when it serves one SoC only."""
+    machines = [m for f in _logged(parsed, "machine_model") if (m := _arm_machine_named(f))]
+    last = machines[-1] if machines else None
+    return (last.soc, last.evidence) if last is not None and last.soc is not None else None
 
 
 def _identity(board: Board, parsed: Parsed, catalog: Catalog) -> None:
@@ -75,6 +92,8 @@ def _identity(board: Board, parsed: Parsed, catalog: Catalog) -> None:
         _soc_from_device_trees(board, parsed, models)
     if board.soc is None:
         board.soc = (cpuinfo.hardware if cpuinfo else None) or logged_hardware
+    if board.soc is None and (machine := _machine_soc(parsed)) is not None:
+        board.soc, board.soc_source = machine
     own = catalog.soc_nic(board.soc)
     board.soc_nic = own.chip_name if own is not None else None
     present = _present_cpus(parsed.sys_value(CPUS_PRESENT))

@@ -63,8 +63,14 @@ BOARD: list[tuple[str, _Lazy]] = [
 ]
 HARDWARE_NAME: list[tuple[str, _Lazy]] = [
     (
-        "machine_model",  # the header of a kernel warning: "Hardware name: X (DT)"
-        _Lazy(r"^Hardware name: (?P<model>[^,()]{1,120}?)(?: \(DT\))?(?:, BIOS .*)?$"),
+        # the header of a kernel warning: "Hardware name: X (DT)" (arm64: the device tree's
+        # model), "X, BIOS ..." (x86: DMI), a bare "X" (32-bit ARM: the machine description's
+        # name, which build.py tells from a board by resources/kernel_source/arm_machines.json)
+        "machine_model",
+        _Lazy(
+            r"^(?P<header>Hardware name): (?P<model>[^,()]{1,120}?)(?P<dt> \(DT\))?"
+            r"(?P<bios>, BIOS .*)?$"
+        ),
     ),
 ]
 BOARD_NEEDLES: dict[str, tuple[str, ...]] = {
