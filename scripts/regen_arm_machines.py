@@ -27,9 +27,12 @@ Left out on purpose: MACHINE_START(...) board files (non-device-tree, ATAGS boot
 are boards ("Nokia N800"), so a log's name of one is the board model, as before. The Raspberry
 Pi kernel's own arch/arm/mach-bcm/board_bcm2835.c (raspberrypi/linux) keeps the name "BCM2835"
 and adds "brcm,bcm2711" and "brcm,bcm2838" to its list in its later branches (seen in the
-stored copies the project's search tool returned; the branch was not named there): more SoCs
-for the same name, so the conclusion drawn from mainline's list (several SoCs: no SoC) holds
-for it too.
+stored copies the project's search tool returned; the branch was not named there), and
+raspberrypi/linux#3022 shows a Pi 4 on 4.19.50-v7l+ (rpi-4.19.y) printing "Hardware : BCM2835"
+(popcornmix: "It shows BCM2835 on Pi0, Pi1, Pi2 and Pi3"): more SoCs for the same name, so the
+conclusion drawn from mainline's list (several SoCs: no SoC) holds for it too. Its older
+mach-bcm2708/mach-bcm2709 names ("BCM2708", "BCM2709", before 4.8) are in no 6.1/6.12 tree and
+are not listed.
 """
 
 from __future__ import annotations
@@ -87,8 +90,9 @@ def main() -> int:
         used[f"linux-source-{series}"] = source.version
         for name, compatible, file in machines_of(source.root):
             row = rows.setdefault(name, {"compatible": [], "series": [], "files": []})
-            for key, values in (("compatible", compatible), ("series", [series]), ("files", [file])):
+            for key, values in (("compatible", compatible), ("series", [series])):
                 row[key] += [v for v in values if v not in row[key]]
+            row["files"] += [file] if file not in row["files"] else []
     machines = []
     for name in sorted(rows, key=str.lower):
         row = rows[name]
@@ -104,7 +108,7 @@ def main() -> int:
         "packages": used,
         "paths": list(GLOBS),
         "cited": [
-            "arch/arm/kernel/setup.c setup_arch(): dump_stack_set_arch_desc(\"%s\", mdesc->name)",
+            'arch/arm/kernel/setup.c setup_arch(): dump_stack_set_arch_desc("%s", mdesc->name)',
             "arch/arm64/kernel/setup.c setup_machine_fdt(): "
             'dump_stack_set_arch_desc("%s (DT)", name)',
             "arch/arm/include/asm/mach/arch.h DT_MACHINE_START(_name, _namestr): .name = _namestr",

@@ -72,6 +72,14 @@ def _machine_soc(parsed: Parsed) -> tuple[str, str] | None:
     return (last.soc, last.evidence) if last is not None and last.soc is not None else None
 
 
+def _hardware_soc(hardware: str | None) -> str | None:
+    """/proc/cpuinfo's "Hardware" as a SoC. On 32-bit ARM it is the machine description's name
+    (arch/arm/kernel/setup.c c_show(): machine_name), the same as a warning's "Hardware name":
+    a SoC only when that machine serves one ("BCM2711"), none for "BCM2835" (bcm2835/6/7)."""
+    machine = arm_machine(hardware) if hardware else None
+    return machine.soc if machine is not None else hardware
+
+
 def _identity(board: Board, parsed: Parsed, catalog: Catalog) -> None:
     """Model, catalog entry, SoC and cores: the device tree, /proc/cpuinfo, then the log."""
     cpuinfo = parsed.cpuinfo
@@ -91,7 +99,7 @@ def _identity(board: Board, parsed: Parsed, catalog: Catalog) -> None:
     else:
         _soc_from_device_trees(board, parsed, models)
     if board.soc is None:
-        board.soc = (cpuinfo.hardware if cpuinfo else None) or logged_hardware
+        board.soc = _hardware_soc((cpuinfo.hardware if cpuinfo else None) or logged_hardware)
     if board.soc is None and (machine := _machine_soc(parsed)) is not None:
         board.soc, board.soc_source = machine
     own = catalog.soc_nic(board.soc)

@@ -66,6 +66,21 @@ def test_a_machine_that_serves_one_soc_names_that_soc_and_says_why() -> None:
     assert "arch/arm/mach-bcm/bcm2711.c" in (board.soc_source or "")
 
 
+def test_a_cpuinfo_hardware_line_is_the_same_machine_name() -> None:
+    """/proc/cpuinfo's "Hardware" on 32-bit ARM is that machine_name too (arch/arm/kernel/setup.c
+    c_show()). raspberrypi/linux#4270 (markshep, 2021-04-11), a Pi 3 Model B+: `grep ^Hardware
+    /proc/cpuinfo` and `uname -a`, verbatim. Before: SoC BCM2835 (the board has a BCM2837B0)."""
+    raw = RawOutputs(
+        commands={
+            "uname -a": "Linux rpi-3b-plus 4.19.66-v7+ #1253 SMP Thu Aug 15 11:49:46 BST 2019 "
+            "armv7l GNU/Linux\n"
+        },
+        files={"/proc/cpuinfo": "Hardware        : BCM2835\n"},
+    )
+    board = inventory_from_raw(raw).board
+    assert (board.kernel, board.soc) == ("4.19.66-v7+", None)
+
+
 def test_arm64_and_x86_hardware_names_stay_the_board() -> None:
     assert _board_of(_PI4_ARM64).model == "Raspberry Pi 4 Model B Rev 1.4"
     assert _board_of(_APU3_DMI).model == "PC Engines apu3/apu3"  # as before
