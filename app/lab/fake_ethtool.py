@@ -34,7 +34,8 @@ from sbctune.lab.fake_ethtool_dispatch import LIVE, MISC, SET, SHOW, refused_whi
 from sbctune.lab.fake_ethtool_driver import bounce_link
 from sbctune.lab.fake_ethtool_features import set_features
 from sbctune.lab.fake_ethtool_irqs import follow_links, requeue, write_interrupts
-from sbctune.lab.fake_ethtool_link import LINK_PROBE, show_link, write_link_speed
+from sbctune.lab.fake_ethtool_link import LINK_PROBE, show_link
+from sbctune.lab.fake_ethtool_link_set import write_link_speed
 from sbctune.lab.fake_ethtool_misc import (
     answers,
     tunable,
@@ -60,6 +61,7 @@ SCRIPT_MODULES = (
     "fake_ethtool_stats",
     "fake_ethtool_linkinfo",
     "fake_ethtool_link",
+    "fake_ethtool_link_set",  # after fake_ethtool_link: it reads its MODE_BITS and live
     "fake_ethtool_eee",  # after fake_ethtool_link: it reads its MODE_BITS
     "fake_ethtool_irqs",
     "fake_ethtool_rxfh",

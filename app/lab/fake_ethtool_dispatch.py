@@ -37,7 +37,7 @@ from sbctune.lab.fake_ethtool_knobs import (
     show_eee,
     show_rings,
 )
-from sbctune.lab.fake_ethtool_link import set_link
+from sbctune.lab.fake_ethtool_link_set import set_link
 from sbctune.lab.fake_ethtool_misc import (
     nway_reset,
     show_ntuple,

@@ -14,7 +14,7 @@ duplex, "half".
 Before walk 25 the lab bound two plain files over them: "1000" and "full" whatever the link,
 set down or without a cable. Now the knob file system (``knobs_fs``) serves them through this
 model; the negotiated speed and duplex stay in the lab's store files (``overlay.link_files``,
-written again by ``ethtool -s``: fake_ethtool_link.write_link_speed).
+written again by ``ethtool -s``: fake_ethtool_link_set.write_link_speed).
 """
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sbctune.lab.fake_ethtool_base import Failure
-from sbctune.lab.fake_ethtool_link import _parse
+from sbctune.lab.fake_ethtool_link_set import _parse
 from tests.fake_ethtool_support import ethtool, lab_state, root
 
 POSIX = pytest.mark.posix_only("the lab's fake ethtool (Linux-only lab) locks its state with fcntl")
