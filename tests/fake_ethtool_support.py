@@ -51,6 +51,25 @@ def with_link(path: str, **link: Any) -> str:
     return path
 
 
+def in_lab(state: str) -> str:
+    """The state as the lab installs it: its own interfaces, whose restarts bounce the link."""
+    data = json.loads(Path(state).read_text(encoding="utf-8"))
+    data["bounce_links"] = True
+    Path(state).write_text(json.dumps(data), encoding="utf-8")
+    return state
+
+
+def record_bounces(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The interfaces the fake ethtool takes down and up (`ip link set down; up`) from now on."""
+    seen: list[str] = []
+
+    def bounce_link(ifname: str, down_seconds: float = 0.0) -> None:
+        seen.append(ifname)  # down_seconds: the profile's [lab] link_down_seconds (audit 19)
+
+    monkeypatch.setattr(fake_ethtool, "bounce_link", bounce_link)
+    return seen
+
+
 def ethtool(state: str, *argv: str) -> tuple[str, list[str], int]:
     """What `ethtool ARGV` prints on that state (stdout, stderr lines, exit code)."""
     result = fake_ethtool.run(list(argv), state)

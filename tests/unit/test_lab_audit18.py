@@ -29,7 +29,7 @@ from sbctune.tuning import catalog, down_nic, driver_caps, persist_gaps
 from sbctune.tuning.kinds import PLANNERS, Context
 from sbctune.tuning.model import Change, PlannedTweak, TuningPlan
 from sbctune.tuning.probe import Facts
-from tests.fake_ethtool_support import ethtool, lab_state, root
+from tests.fake_ethtool_support import ethtool, in_lab, lab_state, record_bounces, root
 
 POSIX = pytest.mark.posix_only("the lab's fake ethtool (Linux-only lab) locks its state with fcntl")
 
@@ -39,24 +39,9 @@ def _dev(state: str) -> dict[str, Any]:
     return dict(data["interfaces"]["eth0"])
 
 
-def _in_lab(state: str) -> str:
-    """The state as the lab installs it: its own interfaces, whose restarts bounce the link."""
-    data = json.loads(Path(state).read_text(encoding="utf-8"))
-    data["bounce_links"] = True
-    Path(state).write_text(json.dumps(data), encoding="utf-8")
-    return state
-
-
 @pytest.fixture
 def bounces(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """The interfaces the fake ethtool took down and up (`ip link set down; up`)."""
-    seen: list[str] = []
-
-    def bounce_link(ifname: str, down_seconds: float = 0.0) -> None:
-        seen.append(ifname)  # down_seconds: the profile's [lab] link_down_seconds (audit 19)
-
-    monkeypatch.setattr(fake_ethtool, "bounce_link", bounce_link)
-    return seen
+    return record_bounces(monkeypatch)
 
 
 @POSIX
@@ -73,7 +58,7 @@ def bounces(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 def test_a_restarting_change_on_a_down_interface_leaves_it_down_and_keeps_the_value(
     tmp_path: Path, bounces: list[str], driver: str, chip: str, argv: list[str], shown: list[str]
 ) -> None:
-    down = _in_lab(lab_state(tmp_path, driver, chip, "6.12", up=False))
+    down = in_lab(lab_state(tmp_path, driver, chip, "6.12", up=False))
     before = ethtool(down, *shown)[0]
     _out, err, code = ethtool(down, *argv)
     assert (code, err) == (0, [])
@@ -81,7 +66,7 @@ def test_a_restarting_change_on_a_down_interface_leaves_it_down_and_keeps_the_va
     assert bounces == []  # never `ip link set up` on a down interface
     assert not any(int(v.get("bounces", 0)) for v in _dev(down).values() if isinstance(v, dict))
     # the same change on a running interface closes and reopens it: the link bounces
-    up = _in_lab(lab_state(tmp_path, driver, chip, "6.12", up=True))
+    up = in_lab(lab_state(tmp_path, driver, chip, "6.12", up=True))
     assert ethtool(up, *argv)[2] == 0
     assert bounces == ["eth0"]
 
@@ -92,7 +77,7 @@ def test_a_down_stmmac_keeps_the_coalescing_its_open_would_set_again(
     tmp_path: Path, bounces: list[str]
 ) -> None:
     """stmmac_reinit_ringparam reopens (stmmac_init_coalesce) only a running interface."""
-    down = _in_lab(lab_state(tmp_path, "stmmac", "", "6.12", up=False))
+    down = in_lab(lab_state(tmp_path, "stmmac", "", "6.12", up=False))
     assert ethtool(down, "-C", "eth0", "tx-frames", "64")[2] == 0
     assert ethtool(down, "-G", "eth0", "rx", "1024")[2] == 0
     assert "tx-frames:\t64" in ethtool(down, "-c", "eth0")[0].replace(" ", "\t")

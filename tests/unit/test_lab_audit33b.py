@@ -14,14 +14,12 @@ takes. Each test failed before its change.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from sbctune.lab import fake_ethtool
-from tests.fake_ethtool_support import ethtool, lab_state, root
+from tests.fake_ethtool_support import ethtool, in_lab, lab_state, record_bounces, root
 
 POSIX = pytest.mark.posix_only("the lab's fake ethtool (Linux-only lab) locks its state with fcntl")
 
@@ -134,22 +132,9 @@ def _current_rx(state: str) -> str:
     return text.split("RX:")[1].split("\n")[0].strip()
 
 
-def _in_lab(state: str) -> str:
-    data = json.loads(Path(state).read_text(encoding="utf-8"))
-    data["bounce_links"] = True
-    Path(state).write_text(json.dumps(data), encoding="utf-8")
-    return state
-
-
 @pytest.fixture
 def bounces(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    seen: list[str] = []
-
-    def bounce_link(ifname: str, down_seconds: float = 0.0) -> None:
-        seen.append(ifname)
-
-    monkeypatch.setattr(fake_ethtool, "bounce_link", bounce_link)
-    return seen
+    return record_bounces(monkeypatch)
 
 
 @POSIX
@@ -157,7 +142,7 @@ def bounces(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 def test_atlantic_reopens_for_a_ring_size_it_already_has(
     tmp_path: Path, bounces: list[str]
 ) -> None:
-    state = _in_lab(lab_state(tmp_path, "atlantic", "AQC107", "6.12.0-1-arm64", up=True))
+    state = in_lab(lab_state(tmp_path, "atlantic", "AQC107", "6.12.0-1-arm64", up=True))
     assert _current_rx(state) == "2048"
     assert ethtool(state, "-G", "eth0", "rx", "2047")[2] == 0  # ALIGN(2047, 8) = 2048
     assert _current_rx(state) == "2048"
@@ -170,7 +155,7 @@ def test_atlantic_reopens_for_a_ring_size_it_already_has(
 def test_igb_and_igc_do_nothing_for_a_size_they_already_have(
     tmp_path: Path, bounces: list[str], driver: str, chip: str
 ) -> None:
-    state = _in_lab(lab_state(tmp_path, driver, chip, "6.12.0-1-arm64", up=True))
+    state = in_lab(lab_state(tmp_path, driver, chip, "6.12.0-1-arm64", up=True))
     assert ethtool(state, "-G", "eth0", "rx", "250")[2] == 0  # ALIGN(250, 8) = 256, as now
     assert bounces == []  # "nothing to do"
 
@@ -180,7 +165,7 @@ def test_igb_and_igc_do_nothing_for_a_size_they_already_have(
 def test_an_unchanged_ring_request_never_reaches_atlantic(
     tmp_path: Path, bounces: list[str]
 ) -> None:
-    state = _in_lab(lab_state(tmp_path, "atlantic", "AQC107", "6.12.0-1-arm64", up=True))
+    state = in_lab(lab_state(tmp_path, "atlantic", "AQC107", "6.12.0-1-arm64", up=True))
     assert ethtool(state, "-G", "eth0", "rx", "2048")[2] == 0  # ethnl_set_rings: !mod
     assert bounces == []
 
@@ -211,7 +196,7 @@ def test_igb_refuses_an_eee_advertisement_beyond_100_and_1000(tmp_path: Path) ->
 @POSIX
 @root
 def test_igb_keeps_the_eee_advertisement_it_takes(tmp_path: Path, bounces: list[str]) -> None:
-    state = _in_lab(lab_state(tmp_path, "igb", I350, "6.12.0-1-arm64", up=True))
+    state = in_lab(lab_state(tmp_path, "igb", I350, "6.12.0-1-arm64", up=True))
     assert ethtool(state, "--set-eee", "eth0", "advertise", "0x20")[2] == 0  # 1000baseT/Full
     assert bounces == []  # igb_set_eee restarts only for EEE on/off, not for its advertisement
     eee: dict[str, Any] = _eee_lines(state)
