@@ -31,6 +31,10 @@ EQUAL = (
     "builtin",
     "irqs",
     "eee",  # ethtool --show-eee as Nic.eee shows it (issue 24)
+    # a DSA switch's user port, and the interface its traffic passes through (the fifty-
+    # seventh set): Nic.switch_port, Nic.conduit
+    "switch_port",
+    "conduit",
 )
 NIC_KEYS = {*IDENTITY, *EQUAL, "chip", "driver", "link", "note"}
 NOT_SHOWN = "not shown"
@@ -107,8 +111,8 @@ def _link_diff(want: str, nic: Nic) -> str | None:
 def _nic_diffs(want: dict[str, Any], nic: Nic) -> list[str]:
     diffs = []
     for key in EQUAL:
-        if key in want and getattr(nic, key) != want[key]:
-            diffs.append(f"{key}: expected {want[key]!r}, got {getattr(nic, key)!r}")
+        if key in want and getattr(nic, key, None) != want[key]:
+            diffs.append(f"{key}: expected {want[key]!r}, got {getattr(nic, key, None)!r}")
     if "chip" in want and not _chip_matches(want["chip"], nic) and not _named_by_ids(want, nic):
         diffs.append(f"chip: expected a name containing {want['chip']!r}, got {nic.chip!r}")
     if "ids" in want and (nic.ids or "").lower() != str(want["ids"]).lower():
