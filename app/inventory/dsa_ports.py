@@ -31,4 +31,5 @@ def dsa_port(event: DmesgEvent) -> Sighting | None:
         return None
     sighting = Sighting([key])
     sighting.add("driver", driver, _SRC, event.text, event.line)
+    sighting.add("switch_port", True, _SRC, event.text, event.line)
     return sighting

@@ -27,6 +27,7 @@ from sbctune.inventory.sightings import (
     iface_key,
     mac_from_name,
 )
+from sbctune.inventory.switch_ports import ELSEWHERE, conduit_of
 from sbctune.inventory.usbnet_info import usbnet_description
 
 _MAC = re.compile(r"^[0-9a-f]{2}(?::[0-9a-f]{2}){5}$")
@@ -372,6 +373,8 @@ def from_netifs(parsed: Parsed) -> Iterator[Sighting]:
         if _MAC.match(mac) and mac != "00:00:00:00:00:00" and mac not in shared:
             sighting.keys.append(("mac", mac))
         sighting.add("mtu", netif.mtu, "ip", line)
+        if conduit := conduit_of(netif.name, netif.parent):  # lan1@eth0: a DSA port
+            sighting.add("conduit", conduit, "ip", f"{netif.name}@{conduit}")
         sighting.add("addresses", netif.addresses, "ip", line)
         carrier = netif.has_carrier
         sighting.add("link", carrier, "ip", line)
@@ -400,9 +403,6 @@ def from_netifs(parsed: Parsed) -> Iterator[Sighting]:
         yield sighting
 
 
-_PEER = re.compile(r"^(?:if\d+|NONE)$")  # ip's "@if5" (a peer's ifindex elsewhere), "@NONE"
-
-
 def _software_facts(sighting: Sighting, netif: NetInterface, lower: str | None) -> None:
     """What ip says of a software device (sbctune.inventory.nic_kind weighs it against what
     shows hardware). ``master X`` (IFLA_MASTER) names X an upper device: a bridge, bond, team,
@@ -422,7 +422,7 @@ def _software_facts(sighting: Sighting, netif: NetInterface, lower: str | None) 
         sighting.add("software", "upper", "ip", f"{lower}: master {netif.name}")
     if netif.software:  # NetworkManager's nm_device_is_software(): "bridge, ..., sw, mtu 1500"
         sighting.add("software", "nmcli", "nmcli", f"{netif.name}: sw")
-    stacked = netif.parent is not None and not _PEER.match(netif.parent)
+    stacked = netif.parent is not None and not ELSEWHERE.match(netif.parent)
     if (netif.qdisc or "").lower() == "noqueue" and not stacked and _random_mac(netif.mac):
         sighting.add("software", "noqueue", "ip", f"{netif.name}: qdisc noqueue")
 

@@ -110,6 +110,11 @@ class Nic:
     # The speed its link last came up at, kept when the link is down now (link_speed_mbps is
     # then None): a gigabit PHY that only ever linked at 100 Mbit/s before it dropped.
     linked_at_mbps: int | None = None
+    # A DSA switch's user port (inventory/switch_ports.py): its frames pass through the
+    # switch's CPU port and the conduit, the interface its driver stacks it on (``lan1@eth0``),
+    # when a listing shows it: the conduit's link, interrupts and queues carry its traffic.
+    switch_port: bool = False
+    conduit: str | None = None
     mtu: int | None = None
     addresses: list[str] = field(default_factory=list)
     rx_queues: int | None = None

@@ -25,6 +25,7 @@ from sbctune.inventory.no_link_unshown import no_link_state_unshown
 from sbctune.inventory.parsers.lspci import PciDevice
 from sbctune.inventory.pi_usb_nic import OwnUsbNic, pi_own_usb_nic
 from sbctune.inventory.raw import Parsed
+from sbctune.inventory.switch_ports import set_switch_port
 
 __all__ = [
     "LOG_KINDS",
@@ -240,6 +241,7 @@ def nic_from_device(
     product = device.value("usb_product") if bus == "usb" else None
     nic.usb_product = str(product)[:200] if product else None
     _queues(nic, parsed)
+    set_switch_port(nic, device)
     nic.builtin = own is not None or is_builtin(nic, board, catalog)
     return nic
 

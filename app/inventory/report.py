@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from sbctune.inventory.link_words import duplex_words, set_down_words
 from sbctune.inventory.model import Board, Inventory, Nic
+from sbctune.inventory.switch_ports import ports_behind, switch_words
 from sbctune.kernel_words import FIELD_NOT_KNOWN, release_words
 
 _UNKNOWN = "unknown"
@@ -78,7 +79,7 @@ def _board_lines(board: Board) -> list[str]:
     return out
 
 
-def _nic_lines(nic: Nic) -> list[str]:
+def _nic_lines(nic: Nic, ports: list[str] | None = None) -> list[str]:
     title = nic.name or "(no interface)"
     tags = [t for t, on in (("built-in", nic.builtin), ("wireless", nic.wireless)) if on]
     # "NONE BOUND" only where the outputs show no driver; a truncated lspci block does not say
@@ -93,6 +94,8 @@ def _nic_lines(nic: Nic) -> list[str]:
         f"  bus:     {_bus(nic)}",
         f"  link:    {_link(nic)}",
     ]
+    if switch := switch_words(nic, ports or []):
+        out.append(f"  switch:  {switch}")
     if nic.irqs:
         out.append(f"  IRQs:    {', '.join(map(str, nic.irqs))}")
     if nic.rx_queues or nic.tx_queues:
@@ -157,7 +160,7 @@ def _advice_lines(inventory: Inventory) -> list[str]:
 def render(inventory: Inventory) -> str:
     out = _board_lines(inventory.board)
     for nic in inventory.nics:
-        out += _nic_lines(nic)
+        out += _nic_lines(nic, ports_behind(nic.name, inventory.nics) if nic.name else [])
     if not inventory.nics:
         out += ["", "No network interfaces were found in the outputs."]
     out += _advice_lines(inventory)

@@ -8,6 +8,7 @@ from PySide6.QtWidgets import QHBoxLayout, QRadioButton, QWidget
 from sbctune.inventory.link_words import duplex_words, set_down_words
 from sbctune.inventory.model import Board, Finding, Nic
 from sbctune.inventory.report import eee_words
+from sbctune.inventory.switch_ports import switch_words
 from sbctune.kernel_words import FIELD_NOT_KNOWN, release_words
 from sbctune.ui.theme import Colors
 from sbctune.ui.widgets.common import Badge, Card, FactGrid, label
@@ -137,6 +138,8 @@ def nic_facts(nic: Nic) -> list[tuple[str, str]]:
         ("IRQs", ", ".join(map(str, nic.irqs)) or UNKNOWN),
         ("Queues", queues),
     ]
+    if switch := switch_words(nic):  # a DSA port: its conduit carries its traffic
+        facts.append(("Switch", switch))
     if nic.mtu is not None:
         facts.append(("MTU", str(nic.mtu)))
     if nic.addresses:
