@@ -6,9 +6,10 @@ net_device of its own, whose parent is the switch (6.1 net/dsa/slave.c dsa_slave
 ndo_get_iflink returns the conduit's ifindex (dsa_slave_get_iflink(), dsa_user_get_iflink()).
 So:
 
-- a NIC driven by a switch driver of drivers/net/dsa/ (the kernel's driver table,
-  resources/kernel_source/drivers.json) is a user port: those drivers register no net_device
-  of their own; one whose switch is an MDIO device says so in its lines (dsa_ports.py);
+- a NIC driven by a switch driver of drivers/net/dsa/ (resources/kernel_source/
+  dsa_switch_drivers.json, 5.10 to 6.12, and drivers.json) is a user port: those drivers
+  register no net_device of their own; a line of a switch on an MDIO device says so whatever
+  the driver's name (dsa_ports.py: OpenWrt's out-of-tree ones);
 - iproute2 prints a device whose IFLA_LINK is another device of its namespace as
   ``lan1@eth0`` (``@if5`` for one in another namespace, ``@NONE`` for none: ip/ipaddress.c
   print_linkinfo()); the other kinds stacked so are software (802.1Q VLANs, macvlan, tunnels)
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 import re
 
+from sbctune.catalog.dsa_switch_drivers import switch_driver_file
 from sbctune.catalog.kernel_drivers import load_kernel_drivers
 from sbctune.inventory.graph import Device
 from sbctune.inventory.model import Nic
@@ -37,7 +39,11 @@ def conduit_of(name: str, parent: str | None) -> str | None:
 
 
 def is_switch_driver(driver: str | None) -> bool:
-    """A DSA switch driver of the kernel's table (its source is under drivers/net/dsa/)."""
+    """A DSA switch driver of the kernel (drivers/net/dsa/): by the generated table of their
+    names in 5.10, 6.1 and 6.12 (MDIO ones and older names included), or by drivers.json's
+    file for a name only it has."""
+    if switch_driver_file(driver) is not None:
+        return True
     known = load_kernel_drivers().get(driver)
     return known is not None and known.file.startswith(_DSA_DIR)
 

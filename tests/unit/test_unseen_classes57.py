@@ -5,10 +5,17 @@ ports, and the conduit their frames pass through. Every output here is one of th
 
 from __future__ import annotations
 
+import json
+
+import pytest
+
+from sbctune.catalog.dsa_switch_drivers import switch_driver_file
 from sbctune.inventory.model import Inventory, Nic
 from sbctune.inventory.report import render
 from sbctune.inventory.switch_ports import conduit_of, is_switch_driver
+from sbctune.resources import resource_root
 from tests.corpus_support import corpus_output, inventory_of
+from tests.kernel_trees import kernel_trees
 
 _MR8300 = "dsa57_mr8300_gluon_pr2769_ip_a_indented_lan_ports_at_eth0_permaddr"
 _MT7981 = "dsa57_mt7981_openwrt_pr12202_mt7530_gpio_mdio_bus_lan6_wan2_rtl8221b_tree1"
@@ -17,6 +24,7 @@ _ZN_M2 = "dsa57_zn_m2_libwrt_109_logread_nss_dp_lan1_flapping_speed_100_netifd"
 _RTL931X = "rtl931x_openwrt_pr25269_ip_link_sw0s0p_ports_at_eth0"  # an older set's, eth0 cut
 _EN7528 = "cluster50_en7528_dasan_h660gm_openwrt_pr24199_mt7530_mmio_lan3_up_lan1_left"
 _HASSIO = "virt_pi4_dietpi_4709_ip_l_hassio_docker0_veth_masters"  # veth...@if5 (older set)
+_VERDIN = "imx8mp_verdin_evb_ksz9477_114_ksz9896_debug_prints_dsa_port"  # older set, 5.x name
 
 
 def _nic(inv: Inventory, name: str) -> Nic:
@@ -96,10 +104,44 @@ def test_a_cpu_mac_and_an_soc_port_are_no_switch_ports() -> None:
     assert _nic(inv, "lan1").switch_port is False
 
 
+def test_a_switch_driver_of_an_older_kernel_names_its_port() -> None:
+    """An older set's Verdin i.MX8M Plus: `ksz9477-switch spi1.6 lan1 (uninitialized): PHY
+    [...]` on Microchip's kernel. 5.10's KSZ9477 SPI driver is "ksz9477-switch"
+    (drivers/net/dsa/microchip/ksz9477_spi.c; 6.1 names it "ksz-switch"), a name drivers.json
+    (6.1/6.12) lacks; the generated switch-driver table has it. Before: not a switch port."""
+    inv = inventory_of({"dmesg": corpus_output(_VERDIN)})
+    assert _nic(inv, "lan1").switch_port
+
+
 def test_switch_drivers_by_the_kernel_table() -> None:
     assert is_switch_driver("mt7530-mmio")
     assert is_switch_driver("sja1105")
+    assert is_switch_driver("qca8k")  # an MDIO driver: drivers.json has none of those
+    assert is_switch_driver("mt7530")  # 6.1's name; 6.12: "mt7530-mdio"
     assert not is_switch_driver("mtk_soc_eth")
     assert not is_switch_driver("rtl83xx-switch")  # OpenWrt's out-of-tree: in no table
     assert not is_switch_driver(None)
     assert not is_switch_driver("\x00lan1@eth0")
+
+
+@pytest.mark.posix_only("obtains Debian's kernel source with apt-get and dpkg")
+def test_the_switch_driver_table_is_what_the_source_says() -> None:
+    from regen_dsa_switch_drivers import GLOBS, drivers_of
+
+    path = resource_root().joinpath("kernel_source", "dsa_switch_drivers.json")
+    data = json.loads(path.read_text(encoding="utf-8"))
+    assert data["columns"] == ["name", "buses", "series", "files"]
+    rows = {r[0]: r for r in data["drivers"]}
+    seen: set[str] = set()
+    trees = kernel_trees((*GLOBS, "net/dsa/*"), packages=data["packages"])
+    for series, tree in trees.items():
+        user = tree / ("net/dsa/user.c" if series == "6.12" else "net/dsa/slave.c")
+        # the parent a port's lines print: the switch
+        assert "SET_NETDEV_DEV(" in user.read_text(encoding="utf-8"), series
+        assert "port->ds->dev" in user.read_text(encoding="utf-8"), series
+        for name, bus, file in drivers_of(tree):
+            _, buses, in_series, files = rows[name]
+            assert bus in buses and series in in_series and file in files, name
+            seen.add(name)
+    assert seen == set(rows)
+    assert switch_driver_file("ksz9477-switch") == "drivers/net/dsa/microchip/ksz9477_i2c.c"
