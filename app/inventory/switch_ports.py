@@ -28,12 +28,15 @@ from sbctune.inventory.model import Nic
 from sbctune.wording import counted
 
 ELSEWHERE = re.compile(r"^(?:if\d+|NONE)$")  # ip's "@if5" (a peer's ifindex elsewhere), "@NONE"
+# an interface name as net/core/dev.c dev_valid_name() allows one: below IFNAMSIZ (16), no "/",
+# ":" or white space, not "." or ".." (a longer "@..." of a paste is not a name)
+_IFNAME = re.compile(r"(?!\.\.?$)[^/:\s]{1,15}")
 _DSA_DIR = "drivers/net/dsa/"
 
 
 def conduit_of(name: str, parent: str | None) -> str | None:
     """The conduit ip's ``name@parent`` names: another device of the same namespace."""
-    if not parent or parent == name or ELSEWHERE.match(parent):
+    if not parent or parent == name or ELSEWHERE.match(parent) or not _IFNAME.fullmatch(parent):
         return None
     return parent
 

@@ -70,6 +70,8 @@ def test_a_peer_in_another_namespace_is_no_conduit() -> None:
     assert conduit_of("gre0", "NONE") is None
     assert conduit_of("lan1", "lan1") is None
     assert conduit_of("lan1", "eth0") == "eth0"
+    assert conduit_of("lan1", "e" * 16) is None  # no name: dev_valid_name() allows 15
+    assert conduit_of("lan1", "..") is None
     inv = inventory_of({"ip l": corpus_output(_HASSIO)})
     assert not [n.name for n in inv.nics if n.switch_port or n.conduit]
 
