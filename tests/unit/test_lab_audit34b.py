@@ -1,0 +1,77 @@
+"""Audit 34b (resources/tuning/driver_caps_audit34b.md): the bar's read of r8169, igb, igc,
+atlantic, stmmac and asix, sources first, and audit 33b's row 6 (atlantic's AUTO moderation and
+sbctune's revert) settled.
+
+Row 1: aq_ethtool_set_coalesce (6.1, 6.12) takes a usecs of 0 only with its frames at 1
+(`frames == !usecs`), and aq_ethtool_get_coalesce reads frames back 0 in the ON mode. A NIC
+set to `rx-usecs 0 rx-frames 1` by hand reads 0/0; irq-coalescing plans 0 -> 50, and its undo
+`ethtool -C eth0 rx-usecs 0` hands the driver frames 0 (ethnl_set_coalesce keeps the values it
+read): EOPNOTSUPP, the NIC stays at 50. The undo now writes `rx-usecs 0 rx-frames 1`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from sbctune.inventory.model import Board, Inventory, Nic
+from sbctune.remote import batch
+from sbctune.remote.batch import StepResult
+from sbctune.tuning import catalog, knobs
+from sbctune.tuning.kinds import PLANNERS, Context
+from sbctune.tuning.model import PlannedTweak
+from sbctune.tuning.probe import Facts
+from tests.fake_ethtool_support import ethtool, lab_state, root
+
+POSIX = pytest.mark.posix_only("the lab's fake ethtool (Linux-only lab) locks its state with fcntl")
+
+
+def _planned(tweak_id: str, nic: Nic, key: str, text: str, kernel: str) -> PlannedTweak:
+    found = Facts(nic.name)
+    found.steps[key] = StepResult(batch.Step(("true",), key), 0, text.encode(), b"")
+    tweak = catalog.tweak(tweak_id)
+    inventory = Inventory(board=Board(kernel=kernel), nics=[nic])
+    return PLANNERS[tweak.kind](Context(tweak, found, inventory, nic, {}, {}, (tweak_id,)))
+
+
+def _coalesce(state: str) -> dict[str, str]:
+    out, err, code = ethtool(state, "-c", "eth0")
+    assert code == 0, err
+    return dict(line.split(": ", 1) for line in out.splitlines() if ": " in line)
+
+
+# --- row 1: atlantic's undo of rx-usecs 0 -> 50 -----------------------------------------------
+
+
+@POSIX
+@root
+@pytest.mark.parametrize("kernel", ["6.1.0-27-arm64", "6.12.0-1-arm64"])
+def test_atlantic_coalescing_from_a_zero_timer_is_undone(tmp_path: Path, kernel: str) -> None:
+    state = lab_state(tmp_path, "atlantic", "AQC107", kernel)
+    assert ethtool(state, "-C", "eth0", "rx-usecs", "0", "rx-frames", "1")[2] == 0
+    assert (_coalesce(state)["rx-usecs"], _coalesce(state)["rx-frames"]) == ("0", "0")
+    nic = Nic("eth0", driver="atlantic", chip="AQC107", link_speed_mbps=1000)
+    item = _planned("irq-coalescing", nic, "ethtool -c", ethtool(state, "-c", "eth0")[0], kernel)
+    (change,) = item.changes
+    assert item.applicable and (change.before, change.after) == ("0", "50")
+    (apply,) = knobs.write_argvs(change, change.after, restoring=False)
+    assert ethtool(state, *apply[1:])[2] == 0
+    assert _coalesce(state)["rx-usecs"] == "50"
+    (undo,) = knobs.write_argvs(change, change.before, restoring=True)
+    out, err, code = ethtool(state, *undo[1:])
+    assert (code, err) == (0, []), undo  # was: netlink error: Operation not supported
+    assert (_coalesce(state)["rx-usecs"], _coalesce(state)["rx-frames"]) == ("0", "0")
+
+
+def test_atlantic_writes_a_non_zero_timer_alone() -> None:
+    """The control: 50 over a 0/0 pair, and any value over AUTO's numbers, is the value alone
+    (frames 0 is what a non-zero usecs needs)."""
+    from sbctune.tuning import driver_caps
+
+    caps = driver_caps.caps("atlantic", "6.12.0-1-arm64")
+    assert caps is not None
+    shown = {"rx-usecs": 256, "rx-frames": 0}
+    assert driver_caps.coalesce_written(caps.facts, "rx-usecs", [50, 256], shown) == ()
+    macb = driver_caps.caps("macb", "6.12.0-1-arm64")
+    assert macb is not None and "coalesce_usecs_needs_frames_zero" not in macb.facts
