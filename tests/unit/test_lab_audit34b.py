@@ -16,13 +16,22 @@ from pathlib import Path
 import pytest
 
 from sbctune.inventory.model import Board, Inventory, Nic
+from sbctune.lab import fake_ethtool
 from sbctune.remote import batch
 from sbctune.remote.batch import StepResult
 from sbctune.tuning import catalog, knobs
 from sbctune.tuning.kinds import PLANNERS, Context
 from sbctune.tuning.model import PlannedTweak
 from sbctune.tuning.probe import Facts
-from tests.fake_ethtool_support import ethtool, lab_state, root
+from tests.fake_ethtool_support import (
+    LINK_UP,
+    ethtool,
+    in_lab,
+    lab_state,
+    record_bounces,
+    root,
+    with_link,
+)
 
 POSIX = pytest.mark.posix_only("the lab's fake ethtool (Linux-only lab) locks its state with fcntl")
 
@@ -59,7 +68,7 @@ def test_atlantic_coalescing_from_a_zero_timer_is_undone(tmp_path: Path, kernel:
     assert ethtool(state, *apply[1:])[2] == 0
     assert _coalesce(state)["rx-usecs"] == "50"
     (undo,) = knobs.write_argvs(change, change.before, restoring=True)
-    out, err, code = ethtool(state, *undo[1:])
+    _, err, code = ethtool(state, *undo[1:])
     assert (code, err) == (0, []), undo  # was: netlink error: Operation not supported
     assert (_coalesce(state)["rx-usecs"], _coalesce(state)["rx-frames"]) == ("0", "0")
 
@@ -75,3 +84,62 @@ def test_atlantic_writes_a_non_zero_timer_alone() -> None:
     assert driver_caps.coalesce_written(caps.facts, "rx-usecs", [50, 256], shown) == ()
     macb = driver_caps.caps("macb", "6.12.0-1-arm64")
     assert macb is not None and "coalesce_usecs_needs_frames_zero" not in macb.facts
+
+
+# --- row 2: r8169's jumbo MTU renegotiates only while pause is advertised ----------------------
+
+RTL8125B = "RTL8125 2.5GbE Controller (RTL8125B)"
+
+
+def _advertised_pause(state: str) -> str:
+    text = ethtool(state, "eth0")[0]
+    return text.split("Advertised pause frame use:")[1].split("\n")[0].strip()
+
+
+@pytest.fixture
+def bounces(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    return record_bounces(monkeypatch)
+
+
+@POSIX
+@root
+@pytest.mark.parametrize("kernel", ["6.1.0-27-arm64", "6.12.0-1-arm64"])
+def test_a_second_jumbo_mtu_keeps_the_r8169_link(
+    tmp_path: Path, bounces: list[str], kernel: str
+) -> None:
+    """rtl_jumbo_config clears Pause/Asym_Pause and calls phy_start_aneg at every MTU above
+    1500; genphy_check_and_restart_aneg restarts only a changed advertisement. The first jumbo
+    MTU renegotiates; after it (undone or not) nothing is left to clear: no link drop."""
+    state = in_lab(with_link(lab_state(tmp_path, "r8169", RTL8125B, kernel, up=True), **LINK_UP))
+    assert _advertised_pause(state) == "Symmetric Receive-only"  # phy_support_asym_pause
+    assert fake_ethtool.mtu_link_dropped(state, "eth0") == 0
+    assert bounces == ["eth0"]
+    assert _advertised_pause(state) == "No"  # was: still "Symmetric Receive-only"
+    assert fake_ethtool.mtu_link_dropped(state, "eth0") == 0  # 1500 again, then 9000 again
+    assert bounces == ["eth0"]  # was: a second drop
+
+
+@POSIX
+@root
+def test_pause_turned_off_first_leaves_nothing_for_the_jumbo_mtu_to_renegotiate(
+    tmp_path: Path, bounces: list[str]
+) -> None:
+    state = in_lab(
+        with_link(lab_state(tmp_path, "r8169", RTL8125B, "6.12.0-1-arm64", up=True), **LINK_UP)
+    )
+    assert ethtool(state, "-A", "eth0", "rx", "off", "tx", "off")[2] == 0
+    bounces.clear()  # phy_set_asym_pause's own renegotiation
+    assert _advertised_pause(state) == "No"
+    assert fake_ethtool.mtu_link_dropped(state, "eth0") == 0
+    assert bounces == []
+
+
+def test_the_jumbo_plan_says_when_r8169_renegotiates() -> None:
+    """The plan's words: the renegotiation is phylib's for a changed advertisement. The probe
+    reads no advertisement, so the change stays held back on the SSH NIC (the safe side)."""
+    from tests.unit.test_lab_audit25 import _plan
+
+    for item in (_plan("wlan0"), _plan("eth0")):
+        assert "while the link still advertises flow control, as it does from boot" in item.reason
+        assert "drivers/net/phy/phy_device.c: genphy_check_and_restart_aneg" in item.reason
+    assert _plan("eth0").needs_link_consent
