@@ -143,3 +143,38 @@ def test_the_jumbo_plan_says_when_r8169_renegotiates() -> None:
         assert "while the link still advertises flow control, as it does from boot" in item.reason
         assert "drivers/net/phy/phy_device.c: genphy_check_and_restart_aneg" in item.reason
     assert _plan("eth0").needs_link_consent
+
+
+# --- row 3: igc turns VLAN offloads on by default from 6.16 -------------------------------------
+
+
+def _features(state: str) -> dict[str, str]:
+    out = ethtool(state, "-k", "eth0")[0]
+    return dict(line.strip().split(": ", 1) for line in out.splitlines()[1:] if ": " in line)
+
+
+@POSIX
+@pytest.mark.parametrize(
+    ("kernel", "shown"),
+    [("6.1.0-27-arm64", "off"), ("6.12.0-1-arm64", "off"), ("6.16.3-1-arm64", "on"),
+     ("7.2.0-1-arm64", "on")],
+)  # fmt: skip
+def test_igc_shows_vlan_offloads_on_from_616(tmp_path: Path, kernel: str, shown: str) -> None:
+    """igc_probe (7.2, since f9c961efb0f4 in 6.16): features |= HW_VLAN_CTAG_TX | _RX after
+    hw_features is copied: on and changeable; 6.1/6.12 leave them in hw_features only."""
+    state = lab_state(tmp_path, "igc", "Ethernet Controller I226-V", kernel)
+    features = _features(state)
+    assert (features["rx-vlan-offload"], features["tx-vlan-offload"]) == (shown, shown)
+
+
+@POSIX
+@root
+def test_igc_vlan_offloads_on_72_stay_changeable_together(tmp_path: Path) -> None:
+    state = lab_state(tmp_path, "igc", "Ethernet Controller I225-V", "7.2.0-1-arm64")
+    assert ethtool(state, "-K", "eth0", "rxvlan", "off")[2] == 0
+    features = _features(state)  # igc_fix_features: TX insertion follows RX stripping, while
+    # the request (wanted_features) keeps TX on
+    assert (features["rx-vlan-offload"], features["tx-vlan-offload"]) == (
+        "off",
+        "off [requested on]",
+    )
