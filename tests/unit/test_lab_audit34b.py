@@ -11,18 +11,19 @@ read): EOPNOTSUPP, the NIC stays at 50. The undo now writes `rx-usecs 0 rx-frame
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import pytest
 
 from sbctune.inventory.model import Board, Inventory, Nic
-from sbctune.lab import fake_ethtool
+from sbctune.lab import fake_ethtool, ip_front, load_profile
 from sbctune.remote import batch
 from sbctune.remote.batch import StepResult
 from sbctune.tuning import catalog, knobs
 from sbctune.tuning.kinds import PLANNERS, Context
 from sbctune.tuning.model import PlannedTweak
-from sbctune.tuning.probe import Facts
+from sbctune.tuning.probe import Facts, Read
 from tests.fake_ethtool_support import (
     LINK_UP,
     ethtool,
@@ -178,3 +179,44 @@ def test_igc_vlan_offloads_on_72_stay_changeable_together(tmp_path: Path) -> Non
         "off",
         "off [requested on]",
     )
+
+
+# --- row 4: the RTL8125/8126 take 16K jumbo frames from 6.15 -------------------------------------
+
+
+def _jumbo_plan(kernel: str, mtu: int, chip: str = "RTL8125 2.5GbE Controller") -> PlannedTweak:
+    nic = Nic("eth1", driver="r8169", chip=chip, mtu=1500)
+    found = Facts("eth1")
+    found.knobs["/sys/class/net/eth1/mtu"] = Read(True, "1500")
+    tweak = catalog.tweak("mtu-jumbo")
+    inventory = Inventory(board=Board(kernel=kernel), nics=[nic])
+    options = {"path_supports_jumbo": True, "mtu": mtu, "allow_link_restart": True}
+    return PLANNERS[tweak.kind](Context(tweak, found, inventory, nic, options, {}, ("mtu-jumbo",)))
+
+
+@pytest.mark.parametrize("kernel", ["6.15.2-1-arm64", "7.2.0-1-arm64"])
+def test_an_rtl8125_takes_12000_from_615(kernel: str) -> None:
+    """rtl_jumbo_max (7.2, since 473367a5ffe1 in 6.15): JUMBO_16K (16362) on VER_61 and later;
+    the plan wrote "not possible, at most 9194"."""
+    item = _jumbo_plan(kernel, 12000)
+    assert item.applicable, item.reason
+    assert [(c.before, c.after) for c in item.changes] == [("1500", "12000")]
+    refused = _jumbo_plan(kernel, 16363)
+    assert not refused.applicable and "at most 16362" in refused.reason
+
+
+@pytest.mark.parametrize(
+    ("kernel", "chip"),
+    [("6.12.0-1-arm64", "RTL8125 2.5GbE Controller"),
+     ("7.2.0-1-arm64", "RTL8111/8168/8411 PCI Express Gigabit Ethernet Controller")],
+)  # fmt: skip
+def test_9194_stays_the_limit_before_615_and_for_the_gigabit_chips(kernel: str, chip: str) -> None:
+    item = _jumbo_plan(kernel, 12000, chip)
+    assert not item.applicable and "at most 9194" in item.reason
+
+
+def test_the_lab_shows_the_16k_maximum_on_a_72_rtl8125() -> None:
+    profile = load_profile("cm4-rtl8125b-r8169")
+    assert ip_front.limits(profile)["eth1"]["max"] == 9194  # the seed names no kernel
+    newer = dataclasses.replace(profile, kernel="7.2.0-1-arm64")
+    assert ip_front.limits(newer)["eth1"]["max"] == 16362
