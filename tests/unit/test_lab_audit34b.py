@@ -220,3 +220,28 @@ def test_the_lab_shows_the_16k_maximum_on_a_72_rtl8125() -> None:
     assert ip_front.limits(profile)["eth1"]["max"] == 9194  # the seed names no kernel
     newer = dataclasses.replace(profile, kernel="7.2.0-1-arm64")
     assert ip_front.limits(newer)["eth1"]["max"] == 16362
+
+
+# --- row 5: r8169 turns SG/TSO on by default from 6.13 (VER_46 and later, not the RTL8125A) -------
+
+RTL8168H = "RTL8111/8168/8411 PCI Express Gigabit Ethernet Controller (RTL8168h/8111h)"
+
+
+@POSIX
+@pytest.mark.parametrize(
+    ("kernel", "chip", "shown"),
+    [("6.12.0-1-arm64", RTL8125B, "off"), ("6.13.5-1-arm64", RTL8125B, "on"),
+     ("7.2.0-1-arm64", RTL8168H, "on"), ("7.2.0-1-arm64", "RTL8125 2.5GbE Controller (RTL8125A)",
+     "off"), ("7.2.0-1-arm64", "RTL8169 PCI Gigabit Ethernet Controller", "off")],
+)  # fmt: skip
+def test_r8169_sg_and_tso_by_default(tmp_path: Path, kernel: str, chip: str, shown: str) -> None:
+    """rtl_init_one (7.2, since b8bf38440ba9 in 6.13): features |= hw_features (SG, TSO, TSO6)
+    where mac_version >= VER_46 and != VER_61; 6.12 leaves them off on every chip."""
+    state = lab_state(tmp_path, "r8169", chip, kernel)
+    features = _features(state)
+    assert (features["scatter-gather"], features["tx-tcp-segmentation"]) == (shown, shown)
+    assert features["rx-all"] == "off"  # RXALL joins hw_features after the copy
+    item = _planned("offloads-on", Nic("eth0", driver="r8169", chip=chip), "ethtool -k",
+                    ethtool(state, "-k", "eth0")[0], kernel)  # fmt: skip
+    sg = [c for c in item.changes if c.needed and c.target in ("eth0 -K sg", "eth0 -K tso")]
+    assert bool(sg) == (shown == "off"), item.reason  # on already: nothing to turn on
