@@ -1,12 +1,14 @@
 """Audit 34b (resources/tuning/driver_caps_audit34b.md): the bar's read of r8169, igb, igc,
-atlantic, stmmac and asix, sources first, and audit 33b's row 6 (atlantic's AUTO moderation and
-sbctune's revert) settled.
+atlantic, stmmac and asix, sources first (6.1, 6.12 and 7.2), and audit 33b's row 6 (atlantic's
+AUTO moderation and sbctune's revert) settled. Each test below failed before its change.
 
-Row 1: aq_ethtool_set_coalesce (6.1, 6.12) takes a usecs of 0 only with its frames at 1
-(`frames == !usecs`), and aq_ethtool_get_coalesce reads frames back 0 in the ON mode. A NIC
-set to `rx-usecs 0 rx-frames 1` by hand reads 0/0; irq-coalescing plans 0 -> 50, and its undo
-`ethtool -C eth0 rx-usecs 0` hands the driver frames 0 (ethnl_set_coalesce keeps the values it
-read): EOPNOTSUPP, the NIC stays at 50. The undo now writes `rx-usecs 0 rx-frames 1`.
+Row 1: aq_ethtool_set_coalesce takes a usecs of 0 only with its frames at 1 and the ON mode
+reads frames 0 back, so the undo of irq-coalescing's 0 -> 50 (`-C rx-usecs 0`) was EOPNOTSUPP;
+it now writes `rx-usecs 0 rx-frames 1`. Row 2: r8169's jumbo MTU renegotiates only while pause
+is still advertised (genphy_check_and_restart_aneg restarts a changed advertisement only). Rows
+3-5, after 6.12 (read in linux-source-7.2, dated by their upstream commits): igc turns VLAN
+offloads on by default from 6.16; the RTL8125/8126 take 16362-byte MTUs from 6.15; r8169 turns
+SG/TSO on by default from 6.13 on VER_46 and later but the RTL8125A.
 """
 
 from __future__ import annotations
