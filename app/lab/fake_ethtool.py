@@ -41,7 +41,7 @@ from sbctune.lab.fake_ethtool_misc import (
     tunable,
 )
 from sbctune.lab.fake_ethtool_options import captured, json_answer, option_answer
-from sbctune.lab.fake_ethtool_pause import advertised_bits
+from sbctune.lab.fake_ethtool_pause import jumbo_clear
 from sbctune.lab.fake_ethtool_stats import standard_groups
 from sbctune.lab.fake_ethtool_tables import ALIASES, FLAGS
 from sbctune.lab.veth_channels import request
@@ -459,25 +459,16 @@ MTU_LINK_DROP = "--sbctune-mtu-link-drop"
 
 
 def mtu_link_dropped(state_path: str, ifname: str) -> int:
-    """What the driver's MTU change does to the link: r8169's rtl_jumbo_config clears Pause and
-    Asym_Pause from the advertisement first (`pause.jumbo_clears`; never put back at 1500) and
-    calls phy_start_aneg, so -a shows the resolution without pause and `ethtool IFACE` no pause
-    advertised. phylib renegotiates only where that changed the advertisement
-    (genphy_check_and_restart_aneg, `mtu_renegotiates_only_if_advertised`): a second jumbo
-    MTU after an undone one, or after `-A rx off tx off`, keeps the link (audit 34b row 2). A
-    running interface's link drops for the profile's link_down_seconds; a down one has none."""
+    """What the driver's MTU change does to the link: r8169's rtl_jumbo_config clears pause
+    from the advertisement and renegotiates where that changed it (`jumbo_clear`). A running
+    interface's link drops for the profile's link_down_seconds; a down one has none to drop."""
     if os.geteuid() != 0:
         return 1  # the shown files are root's, as the MTU change is
     with locked_state(state_path, True) as state:
         dev = state.get("interfaces", {}).get(ifname)
         if not dev:
             return 0
-        pause = dev.get("pause") or {}
-        changed = True
-        if pause.get("jumbo_clears"):
-            changed = any(advertised_bits(pause)) or not pause.get("only_if_advertised")
-            pause.update(rx=False, tx=False, set=True)  # shown: "Advertised pause frame use: No"
-            pause.pop("advertised", None)
+        changed = jumbo_clear(dev.get("pause") or {})
         bounce = changed and bool(state.get("bounce_links")) and iface_up(ifname, dev)
         down = float(state.get("link_down_seconds") or 0)
         write_shown(state_path, state)
