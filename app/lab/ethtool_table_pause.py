@@ -34,8 +34,11 @@ def _pause_rules(pause: dict[str, Any], caps: DriverCaps) -> None:
         pause["autoneg_refused"] = True
     if caps.facts.get("pause_refused_above_mtu"):  # r8169: not with jumbo frames
         pause["refused_above_mtu"] = int(caps.facts["pause_refused_above_mtu"])
-    if "pause" in (caps.facts.get("mtu_renegotiates_above") or {}).get("clears", []):
+    jumbo = caps.facts.get("mtu_renegotiates_above") or {}
+    if "pause" in jumbo.get("clears", []):
         pause["jumbo_clears"] = True  # r8169: rtl_jumbo_config, never put back at 1500
+        if caps.facts.get("mtu_renegotiates_only_if_advertised"):  # a changed advertisement
+            pause["only_if_advertised"] = True  # only (genphy_check_and_restart_aneg)
     if caps.facts.get("pause_restart_needs_autoneg"):  # igb/igc: down/up only with autoneg
         pause["restart_needs_autoneg"] = True
     if caps.facts.get("pause_autoneg_ignores_rx_tx"):  # igb/igc: the default comes back

@@ -41,6 +41,7 @@ from sbctune.lab.fake_ethtool_misc import (
     tunable,
 )
 from sbctune.lab.fake_ethtool_options import captured, json_answer, option_answer
+from sbctune.lab.fake_ethtool_pause import jumbo_clear
 from sbctune.lab.fake_ethtool_stats import standard_groups
 from sbctune.lab.fake_ethtool_tables import ALIASES, FLAGS
 from sbctune.lab.veth_channels import request
@@ -458,21 +459,17 @@ MTU_LINK_DROP = "--sbctune-mtu-link-drop"
 
 
 def mtu_link_dropped(state_path: str, ifname: str) -> int:
-    """What the driver's MTU change does to the link: r8169's rtl_jumbo_config clears Pause and
-    Asym_Pause from the advertisement first (`pause.jumbo_clears`; never put back at 1500) and
-    calls phy_start_aneg, so -a shows the resolution without pause. A running interface's link
-    drops for the profile's link_down_seconds; a down one has none to drop."""
+    """What the driver's MTU change does to the link: r8169's rtl_jumbo_config clears pause
+    from the advertisement and renegotiates where that changed it (`jumbo_clear`). A running
+    interface's link drops for the profile's link_down_seconds; a down one has none to drop."""
     if os.geteuid() != 0:
         return 1  # the shown files are root's, as the MTU change is
     with locked_state(state_path, True) as state:
         dev = state.get("interfaces", {}).get(ifname)
         if not dev:
             return 0
-        pause = dev.get("pause") or {}
-        if pause.get("jumbo_clears"):
-            pause.update(rx=False, tx=False)
-            pause.pop("advertised", None)
-        bounce = bool(state.get("bounce_links")) and iface_up(ifname, dev)
+        changed = jumbo_clear(dev.get("pause") or {})
+        bounce = changed and bool(state.get("bounce_links")) and iface_up(ifname, dev)
         down = float(state.get("link_down_seconds") or 0)
         write_shown(state_path, state)
     if bounce:

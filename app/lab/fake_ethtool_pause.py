@@ -181,6 +181,20 @@ def resolve_pause(ours: tuple[bool, bool], peer: tuple[bool, bool]) -> tuple[boo
     return False, False
 
 
+def jumbo_clear(pause: dict[str, Any]) -> bool:
+    """r8169's rtl_jumbo_config at an MTU above 1500 (`jumbo_clears`): Pause and Asym_Pause
+    leave the advertisement (never put back at 1500), so -a shows the resolution without pause
+    and `ethtool IFACE` "No"; phy_start_aneg renegotiates only where that changed the
+    advertisement (genphy_check_and_restart_aneg, `only_if_advertised`): a second jumbo MTU, or
+    one after `-A rx off tx off`, keeps the link (audit 34b row 2). Whether the link drops."""
+    if not pause.get("jumbo_clears"):
+        return True  # igb, igc, stmmac: their MTU change restarts the interface every time
+    changed = any(advertised_bits(pause)) or not pause.get("only_if_advertised")
+    pause.update(rx=False, tx=False, set=True)
+    pause.pop("advertised", None)
+    return changed
+
+
 def advertised_bits(pause: dict[str, Any]) -> tuple[bool, bool]:
     """Our (Pause, Asym_Pause) as get_link_ksettings reports them: kept apart from the request
     where they differ (phylink's bring-up: `advertised`), else the driver's encoding of it."""

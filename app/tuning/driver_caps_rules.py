@@ -99,7 +99,13 @@ def coalesce_written(
     `coalesce_step_floor_ns`: ethnl_set_coalesce hands the driver the values it read for the
     parameters not given, and 49 read back is stored as 61 ticks, 48): each value as the one
     that reads back as it, with the driver's other such parameters at their `shown` values
-    the same way. Empty for any other driver."""
+    the same way. A driver that takes a usecs of 0 only with its frames at 1 (fact
+    `coalesce_usecs_needs_frames_zero`: atlantic, whose get reads frames 0 back, so a bare
+    `-C rx-usecs 0` is EOPNOTSUPP) writes 0 with its frames 1 (audit 34b row 1: the revert of
+    0 -> 50). Empty for any other driver."""
+    paired = (facts.get("coalesce_usecs_needs_frames_zero") or {}).get(param)
+    if paired:
+        return tuple((str(v), (str(v), str(paired), "1")) for v in dict.fromkeys(values) if v == 0)
     floors = facts.get("coalesce_step_floor_ns") or {}
     if param not in floors:
         return ()

@@ -69,7 +69,8 @@ def _renegotiation_refusal(ctx: Context, now: str, wanted: int) -> str | None:
     if not link_wait.crosses_up(now, str(wanted), jumbo[0]) or not ctx.carries_ssh():
         return None
     return (f"an MTU above {jumbo[0]} on {caps.driver} renegotiates the link "
-            f"({caps.cite('mtu_renegotiates_above')}), and {ctx.iface} carries this SSH "
+            f"({caps.cite('mtu_renegotiates_above')}){_while_advertised(caps)}, and "
+            f"{ctx.iface} carries this SSH "
             f"session: {HELD_FOR_LINK} (then applied under the guard and, where "
             "NetworkManager runs, its checkpoint)")  # fmt: skip
 
@@ -78,13 +79,24 @@ def _renegotiation_words(caps: driver_caps.DriverCaps, above: int, iface: str) -
     """What the reason says of an MTU change that renegotiates the link, and of the settings
     the driver drops with it and does not put back when the MTU is undone (r8169: pause)."""
     words = (f"; above an MTU of {above} {caps.driver} renegotiates the link for it (the link "
-             f"drops briefly; {caps.cite('mtu_renegotiates_above')})")  # fmt: skip
+             f"drops briefly; {caps.cite('mtu_renegotiates_above')})"
+             f"{_while_advertised(caps)}")  # fmt: skip
     clears = (caps.facts.get("mtu_renegotiates_above") or {}).get("clears") or []
     if "pause" in clears:
         words += (" and stops advertising flow control (pause frames), which undoing the MTU "
                   f"does not advertise again: after a revert, `ethtool -A {iface} rx on tx on` "
                   "(or a reboot) turns it back on")  # fmt: skip
     return words
+
+
+def _while_advertised(caps: driver_caps.DriverCaps) -> str:
+    """The condition of r8169's renegotiation: phylib restarts only a changed advertisement, so
+    only while flow control is still advertised (from boot it is; the probe does not read the
+    advertisement, so the change is still held back as one that drops the link)."""
+    if not caps.facts.get("mtu_renegotiates_only_if_advertised"):
+        return ""
+    return (" while the link still advertises flow control, as it does from boot "
+            f"({caps.cite('mtu_renegotiates_only_if_advertised')})")  # fmt: skip
 
 
 def _max_mtu(text: str) -> int | None:
