@@ -6,7 +6,8 @@ beside it, with its SOURCE.md); the corpus test checks whole bundles."""
 from __future__ import annotations
 
 from sbctune.advice.inspect import inspect_bundle
-from tests.corpus_support import CORPUS, findings_of
+from sbctune.inventory.parsers.paste_split import split_known
+from tests.corpus_support import CORPUS, corpus_output, findings_of
 
 # --- a Wi-Fi card that lspci -k shows with no driver bound -----------------------------------
 
@@ -33,3 +34,34 @@ def test_bound_pci_wifi_card_is_no_no_driver_finding() -> None:
     (nic,) = [n for n in inv.nics if n.bus_path == "0002:21:00.0"]
     assert nic.driver == "rtl8852be"
     assert not findings_of(inv, "no-driver")
+
+
+# --- a bare prompt whose command the paste wrapped onto the next line ------------------------
+
+_ROCK5B_AX210 = "m2_59_rock5b_armbian473_ax210_iwlwifi_rtl8125_grep_paste"
+
+
+def test_prompt_with_its_command_on_the_next_line_starts_that_output() -> None:
+    """`root@rock-5b:/home/shulker# ` alone, then `lspci | grep -i net`: the lspci lines are
+    lspci's output, not kernel lines of the dmesg the paste was stored under."""
+    text = corpus_output(_ROCK5B_AX210)
+    assert text.startswith("root@rock-5b:/home/shulker# \nlspci | grep -i net\n")
+    parts = split_known(text, "dmesg")
+    assert [k for k, _ in parts][:2] == ["lspci | grep -i net", "lsusb | grep -i intel"]
+    assert parts[0][1].startswith("0002:21:00.0 Network controller: Intel")
+
+
+def test_rock5b_rtl8125_in_the_wrapped_lspci_is_a_nic() -> None:
+    """What the user sees: the board's RTL8125 at 0004:41:00.0 beside the AX210 card."""
+    inv = inspect_bundle(CORPUS / _ROCK5B_AX210)
+    by_path = {n.bus_path: n for n in inv.nics}
+    assert set(by_path) == {"0002:21:00.0", "0004:41:00.0"}
+    assert "RTL8125" in (by_path["0004:41:00.0"].chip or "")
+    assert by_path["0004:41:00.0"].bus == "pci" and not by_path["0004:41:00.0"].wireless
+
+
+def test_bare_prompt_without_a_read_command_after_it_is_no_break() -> None:
+    """A prompt alone before a line that is no command the inventory reads (an output line,
+    prose) cuts nothing."""
+    text = "root@host:~# \nhello world\n[    1.0] r8169 0000:01:00.0 eth0: Link is Up\n"
+    assert split_known(text, "dmesg") == [("dmesg", text)]
