@@ -5,9 +5,19 @@ beside it, with its SOURCE.md); the corpus test checks whole bundles."""
 
 from __future__ import annotations
 
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
 from sbctune.advice.inspect import inspect_bundle
+from sbctune.catalog.kernel_drivers import load_kernel_drivers
 from sbctune.inventory.parsers.paste_split import split_known
 from tests.corpus_support import CORPUS, corpus_output, findings_of
+from tests.kernel_trees import kernel_trees
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
 
 # --- a Wi-Fi card that lspci -k shows with no driver bound -----------------------------------
 
@@ -65,3 +75,54 @@ def test_bare_prompt_without_a_read_command_after_it_is_no_break() -> None:
     prose) cuts nothing."""
     text = "root@host:~# \nhello world\n[    1.0] r8169 0000:01:00.0 eth0: Link is Up\n"
     assert split_known(text, "dmesg") == [("dmesg", text)]
+
+
+# --- iwlwifi by its name in the generated driver table ---------------------------------------
+
+_R5C_BE200 = "m2_59_nanopi_r5c_armbian9668_be200_no_config_probe_einval_quoted_human"
+
+
+@pytest.fixture(scope="module")
+def net_trees() -> dict[str, Path]:
+    from regen_kernel_source import GLOBS
+
+    return kernel_trees(GLOBS)
+
+
+@pytest.mark.posix_only("obtains Debian's kernel source with apt-get and dpkg")
+def test_module_of_a_file_linked_by_a_parent_makefile(net_trees: dict[str, Path]) -> None:
+    """iwlwifi's PCI driver is in pcie/drv.c (`.name = DRV_NAME`, "iwlwifi" in iwl-drv.h), which
+    no Makefile of pcie/ links: iwlwifi/Makefile does (`iwlwifi-objs += pcie/drv.o ...`). Its
+    KBUILD_MODNAME, the name the table falls back to, was "drv" (the file's own name)."""
+    from regen_kernel_source import _module
+
+    for series, tree in net_trees.items():
+        folder = tree / "drivers/net/wireless/intel/iwlwifi"
+        assert not (folder / "pcie/Makefile").exists(), series
+        assert "pcie/drv.o" in (folder / "Makefile").read_text(encoding="utf-8"), series
+        assert re.search(r'#define DRV_NAME\s+"iwlwifi"', (folder / "iwl-drv.h").read_text()), (
+            series
+        )
+        assert _module(folder / "pcie/drv.c") == "iwlwifi", series
+        assert _module(folder / "mvm/ops.c") == "iwlmvm", series  # its own directory's Makefile
+
+
+def test_iwlwifi_is_the_tables_wifi_driver_not_drv() -> None:
+    table = load_kernel_drivers()
+    iwl = table.get("iwlwifi")
+    assert iwl is not None and iwl.wireless and iwl.file.endswith("iwlwifi/pcie/drv.c")
+    assert table.get("drv") is None
+
+
+def test_card_whose_iwlwifi_probe_failed_is_wifi() -> None:
+    """What the user sees: the R5C's BE200 (iwlwifi prints PCI dev 272b, then its probe fails
+    with -22) is a Wi-Fi card with no driver bound, by the driver that refused it."""
+    inv = inspect_bundle(CORPUS / _R5C_BE200)
+    (nic,) = inv.nics
+    assert (nic.bus_path, nic.ids, nic.driver, nic.wireless) == (
+        "0000:01:00.0",
+        "8086:272b",
+        None,
+        True,
+    )
+    assert findings_of(inv, "probe-failed")
