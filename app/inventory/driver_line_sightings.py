@@ -103,6 +103,7 @@ def on_bcmdhd_line(event: DmesgEvent) -> Sighting | None:
     sighting.add("wireless", True, _SRC, why, event.line)
     sighting.add("bus", event.fields.get("bus"), _SRC, why, event.line)
     sighting.add("chip_text", event.fields.get("chip"), _SRC, why, event.line)
+    sighting.add("ids", event.fields.get("ids"), IDS_BY_FORMAT, why, event.line)
     return sighting
 
 

@@ -12,9 +12,12 @@ from pathlib import Path
 import pytest
 
 from sbctune.advice.inspect import inspect_bundle
+from sbctune.catalog.bcmdhd_lines import bcmdhd_line, brcm_chip_name
 from sbctune.catalog.kernel_drivers import load_kernel_drivers
+from sbctune.inventory.ids_ties import ids_ties
 from sbctune.inventory.parsers.paste_split import split_known
-from tests.corpus_support import CORPUS, corpus_output, findings_of
+from sbctune.inventory.sightings import Sighting
+from tests.corpus_support import CORPUS, corpus_line, corpus_output, findings_of
 from tests.kernel_trees import kernel_trees
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
@@ -126,3 +129,58 @@ def test_card_whose_iwlwifi_probe_failed_is_wifi() -> None:
         True,
     )
     assert findings_of(inv, "probe-failed")
+
+
+# --- bcmdhd's GET_REVINFO: the dongle's IDs tie its lines to the PCI device lspci lists ------
+
+_OPI5B = "m2_59_opi5b_7ji_2_bcm43752_dhd_pcie_449d_lspci_backticks_nmcli_end1"
+
+
+def test_bcmdhd_revinfo_line_gives_ids_and_chip() -> None:
+    """dhd_msgbuf.c dhd_sync_with_dongle() prints the dongle's vendor, device and chip number
+    (bcmdhd_lines.json revinfo_format); 0xaae8 is 43752, named in decimal as brcmf_chip_name()
+    names an ID above 0xa000."""
+    line = corpus_line(_OPI5B, "GET_REVINFO", "002-dmesg.txt")
+    msg = line.split("] ", 1)[1]
+    assert msg.startswith("[dhd] dhd_sync_with_dongle: GET_REVINFO device 0x449d")
+    assert bcmdhd_line(msg) == ("bcmdhd", {"ids": "14e4:449d", "chip": "BCM43752"})
+    assert bcmdhd_line("[dhd] dhd_sync_with_dongle: GET_REVINFO device 0xzz") == ("bcmdhd", {})
+
+
+def test_brcm_chip_names_decimal_or_hex_as_brcmfmac() -> None:
+    assert [brcm_chip_name(n) for n in (0x4359, 0x4345, 0xA9A6, 0xAAE8, 0x3362)] == [
+        "BCM4359",
+        "BCM4345",
+        "BCM43430",
+        "BCM43752",
+        "BCM13154",
+    ]
+
+
+def test_opi5b_pcie_wifi_is_the_bcm43752_by_its_ids() -> None:
+    """What the user sees: lspci's unnamed Broadcom 14e4:449d at 0004:41:00.0 is the BCM43752
+    Wi-Fi card whose bcmdhd brought its firmware up, beside the GMAC's end1."""
+    inv = inspect_bundle(CORPUS / _OPI5B)
+    by_path = {n.bus_path: n for n in inv.nics}
+    card = by_path["0004:41:00.0"]
+    assert (card.ids, card.chip, card.wireless, card.bus) == ("14e4:449d", "BCM43752", True, "pci")
+    assert any("GET_REVINFO" in e for e in card.evidence)
+    assert {n.name for n in inv.nics} == {None, "end1"}
+
+
+def _seen(keys: list[tuple[str, str]], ids: str) -> Sighting:
+    sighting = Sighting(keys)
+    sighting.add("ids", ids, "test", ids)
+    return sighting
+
+
+def test_ids_tie_needs_one_bus_device_and_one_ids() -> None:
+    driver = _seen([("wifi", "bcmdhd")], "14e4:449d")
+    one = _seen([("pci", "0004:41:00.0")], "14e4:449d")
+    other = _seen([("pci", "0003:31:00.0")], "14e4:449d")
+    assert [set(s.keys) for s in ids_ties([one, driver])] == [
+        {("pci", "0004:41:00.0"), ("wifi", "bcmdhd")}
+    ]
+    assert ids_ties([one, other, driver]) == []  # two cards with those IDs: which one?
+    second = _seen([("wifi", "bcmdhd")], "14e4:4488")
+    assert ids_ties([one, driver, second]) == []  # the driver's lines give two devices
