@@ -101,6 +101,7 @@ def on_bcmdhd_line(event: DmesgEvent) -> Sighting | None:
         keys.append(key)
     sighting = Sighting(keys)
     sighting.add("wireless", True, _SRC, why, event.line)
+    sighting.add("driver", "bcmdhd", _SRC, why, event.line)  # its lines: it drives the chip
     sighting.add("bus", event.fields.get("bus"), _SRC, why, event.line)
     sighting.add("chip_text", event.fields.get("chip"), _SRC, why, event.line)
     sighting.add("ids", event.fields.get("ids"), IDS_BY_FORMAT, why, event.line)

@@ -166,6 +166,8 @@ def test_opi5b_pcie_wifi_is_the_bcm43752_by_its_ids() -> None:
     assert (card.ids, card.chip, card.wireless, card.bus) == ("14e4:449d", "BCM43752", True, "pci")
     assert any("GET_REVINFO" in e for e in card.evidence)
     assert {n.name for n in inv.nics} == {None, "end1"}
+    # bcmdhd's own lines ("Firmware up: ...") show the driver at work: not "no driver shown"
+    assert card.driver == "bcmdhd" and not findings_of(inv, "driver-unknown")
 
 
 def _seen(keys: list[tuple[str, str]], ids: str) -> Sighting:
