@@ -265,13 +265,20 @@ _MAKE_RE = re.compile(r"^([\w-]+)-(?:objs|y|\$\(CONFIG_\w+\))\s*[:+]?=(.*)$", re
 
 def _module(path: Path) -> str:
     """KBUILD_MODNAME of a source file: the module its directory's Makefile links it into
-    ("brcmfmac-objs += bcmsdh.o" → brcmfmac), else the file's own name; '-' becomes '_'."""
-    makefile = path.parent / "Makefile"
-    if makefile.is_file():
-        text = makefile.read_text(encoding="utf-8", errors="replace").replace("\\\n", " ")
-        for module, objects in _MAKE_RE.findall(text):
-            if f"{path.stem}.o" in objects.split() and module != "obj":
-                return module.replace("-", "_")
+    ("brcmfmac-objs += bcmsdh.o" → brcmfmac), or a parent directory's Makefile by the path
+    below it (iwlwifi/Makefile: "iwlwifi-objs += pcie/drv.o", the driver iwl_pci_driver whose
+    .name is DRV_NAME, "iwlwifi" in iwl-drv.h), else the file's own name; '-' becomes '_'."""
+    folder, below = path.parent, f"{path.stem}.o"
+    for _ in range(3):  # drivers/net/wireless/<vendor>/<driver>/<part>/: a few levels up
+        makefile = folder / "Makefile"
+        if makefile.is_file():
+            text = makefile.read_text(encoding="utf-8", errors="replace").replace("\\\n", " ")
+            for module, objects in _MAKE_RE.findall(text):
+                if below in objects.split() and module != "obj":
+                    return module.replace("-", "_")
+        if folder.name in ("net", "drivers", "staging", "wireless", "ethernet"):
+            break
+        below, folder = f"{folder.name}/{below}", folder.parent
     return path.stem.replace("-", "_")
 
 

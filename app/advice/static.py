@@ -455,6 +455,8 @@ def add_static_advice(inventory: Inventory, parsed: Parsed, catalog: Catalog | N
     for nic in inventory.nics:
         if not nic.wireless:
             advisor.nic(nic)
+        else:  # a Wi-Fi card lspci shows unbound gives no interface either (not a wired check)
+            advisor.no_driver(nic, advisor.catalog.chip(nic.catalog_id) if nic.catalog_id else None)
         usb3_wifi_at_usb2(advisor, nic)  # a Wi-Fi chip the kernel switches to USB 3 mode
     for nic in inventory.nics:
         for found in log_findings(nic, inventory.board.kernel):

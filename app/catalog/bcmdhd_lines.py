@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import json
+import re
 from dataclasses import dataclass
 
 _IDENT = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
@@ -25,6 +26,7 @@ class BcmdhdTable:
     bare_prefixes: tuple[str, ...]
     function_buses: tuple[tuple[str, str], ...]
     chip_head: str  # "F1 signature OK, socitype:0x" ... " chip:0x"
+    revinfo: re.Pattern[str] | None  # "GET_REVINFO device 0x%x, vendor 0x%x, chipnum 0x%x"
 
 
 @functools.cache
@@ -43,9 +45,39 @@ def bcmdhd_table() -> BcmdhdTable | None:
             tuple(str(p) for p in raw["bare_function_prefixes"]),
             tuple(sorted(((str(k), str(v)) for k, v in buses.items()), key=lambda kv: -len(kv[0]))),
             str(raw["chip_format"]).split("%", 1)[0],
+            _format_pattern(str(raw.get("revinfo_format") or "")),
         )
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return None
+
+
+def _format_pattern(fmt: str) -> re.Pattern[str] | None:
+    """The table's format past its "%s: " (the function), each %x a hex number (at most 8
+    digits: a u32); None for no format."""
+    body = fmt.removeprefix("%s: ")
+    if not body:
+        return None
+    parts = [re.escape(p) for p in body.split("%x")]
+    return re.compile("([0-9a-fA-F]{1,8})".join(parts))
+
+
+def brcm_chip_name(number: int) -> str:
+    """brcmf_chip_name() (drivers/net/wireless/broadcom/brcm80211/brcmfmac/chip.c, 6.1 and
+    6.12): a chip ID above 0xa000 or below 0x4000 is its model in decimal (43752 is 0xaae8,
+    BRCM_CC_43752_CHIP_ID), else in hex (0x4359)."""
+    return f"BCM{number}" if number > 0xA000 or number < 0x4000 else f"BCM{number:X}"
+
+
+def _revinfo(text: str, pattern: re.Pattern[str] | None) -> dict[str, str]:
+    """dhd_sync_with_dongle()'s "GET_REVINFO device 0x449d, vendor 0x14e4, chipnum 0xaae8":
+    the dongle's IDs and its chip."""
+    found = pattern.search(text) if pattern is not None else None
+    if found is None:
+        return {}
+    device, vendor, chip = (int(g, 16) for g in found.groups())
+    if device > 0xFFFF or vendor > 0xFFFF or not 0 < chip <= 0xFFFF:
+        return {}
+    return {"ids": f"{vendor:04x}:{device:04x}", "chip": brcm_chip_name(chip)}
 
 
 def _function(text: str) -> str:
@@ -102,6 +134,8 @@ def bcmdhd_line(msg: str) -> tuple[str, dict[str, str]] | None:
     if text.startswith(table.chip_head):
         chip = text.partition(" chip:0x")[2][:4]
         if len(chip) == 4 and all(c in "0123456789abcdefABCDEF" for c in chip):
-            fields["chip"] = f"BCM{chip.upper()}"
+            fields["chip"] = brcm_chip_name(int(chip, 16))
             fields.setdefault("bus", "sdio")  # dhd_sdio.c's probe reads the F1 signature
+    elif "GET_REVINFO" in text:
+        fields.update(_revinfo(text, table.revinfo))
     return "bcmdhd", fields

@@ -6,6 +6,7 @@ one (``lone_wifi_devices``); with two, nothing ties them."""
 
 from __future__ import annotations
 
+from sbctune.catalog.bcmdhd_lines import bcmdhd_table
 from sbctune.catalog.id_formats import load_id_formats
 from sbctune.catalog.kernel_drivers import (
     KernelDriver,
@@ -101,8 +102,11 @@ def on_bcmdhd_line(event: DmesgEvent) -> Sighting | None:
         keys.append(key)
     sighting = Sighting(keys)
     sighting.add("wireless", True, _SRC, why, event.line)
+    table = bcmdhd_table()  # its own lines: it drives the chip ("bcmdhd", bcmdhd_lines.json)
+    sighting.add("driver", table.driver if table else None, _SRC, why, event.line)
     sighting.add("bus", event.fields.get("bus"), _SRC, why, event.line)
     sighting.add("chip_text", event.fields.get("chip"), _SRC, why, event.line)
+    sighting.add("ids", event.fields.get("ids"), IDS_BY_FORMAT, why, event.line)
     return sighting
 
 

@@ -13,6 +13,7 @@ from sbctune.catalog.ids import load_ids
 from sbctune.catalog.kernel_drivers import load_kernel_drivers
 from sbctune.catalog.usb_net_classes import net_class_drivers, tree_class_drivers
 from sbctune.inventory.bond_sightings import from_bonds
+from sbctune.inventory.ids_ties import ids_ties
 from sbctune.inventory.ifnames import bus_from_name, pci_address_from_name
 from sbctune.inventory.interrupt_sightings import from_interrupts
 from sbctune.inventory.of_sightings import from_of_devices
@@ -486,4 +487,5 @@ def all_sightings(parsed: Parsed, dmesg: list[Sighting]) -> list[Sighting]:
     found += dmesg
     names = [k[1] for s in found for k in s.keys if k[0] == "if"]
     found += list(from_mac_names(sorted(set(names))))
+    found += ids_ties(found)  # bcmdhd's GET_REVINFO IDs beside lspci's device with them
     return found

@@ -50,6 +50,9 @@ _QUOTED_CHAIN = later(r"^> +(?P<cmd>[a-z][^\n]*?(?:;|&&)[^\n]*)$")
 _NO_BREAK_START = later(r"\n[^\[<\n]")
 _NO_BREAK_FIRST = later(r"[^\[<\n]")
 _TITLE = later(r"^[A-Z][\w /()-]{2,40}$")
+# A user@host prompt with nothing after it: the command it ran was wrapped onto the next line
+# (`root@rock-5b:/home/shulker# ` over `lspci | grep -i net`, corpus m2_59_rock5b_armbian473_*)
+_BARE_PROMPT = later(r"^[ \t]*[\w.-]+@[\w.-]+\S*[ \t]*[#$][ \t]*$")
 _MARKERS = ("$ ", "# ", "❯ ", "\n---", "\n===", "\n###", "> ", "\n```", "\n'''", "\n~~~")
 LONG_TEXT = 1 << 20  # characters
 MAX_CHECKS = 2000  # per marker: a long log with many "# " in its lines stops looking early
@@ -177,9 +180,19 @@ def _marker_offsets(text: str) -> list[int]:
                 if _TITLE.match(text[title_begin : begin - 1].strip()):
                     found.add(title_begin)
                     continue
-            if _BREAK_LINE.match(line):
+            if _BREAK_LINE.match(line) or _wrapped_command(line, text, stop):
                 found.add(begin)
     return sorted(found)
+
+
+def _wrapped_command(line: str, text: str, stop: int) -> str | None:
+    """The command a bare prompt ran on the line after it (the console or the paste wrapped
+    it), when the inventory reads it: the two lines read as one prompt line."""
+    if stop == -1 or not _BARE_PROMPT.match(line):
+        return None
+    end = text.find("\n", stop + 1)
+    after = text[stop + 1 : end if end != -1 else min(len(text), stop + 201)].strip()
+    return _command_of(f"{line.rstrip()} {after}") if after else None
 
 
 _PROMPT_MARKERS = frozenset(_MARKERS[:3])
@@ -230,6 +243,9 @@ def _part_start(lines: list[str]) -> tuple[str | None, int]:
     if (m := _PROMPT.match(lines[0])) and not _SEPARATOR.match(lines[0]):
         cmd = _command_of(lines[0]) if m else None
         return (cmd or None), 1
+    wrapped = len(lines) > 1 and _BARE_PROMPT.match(lines[0])
+    if wrapped and (cmd := _command_of(f"{lines[0].rstrip()} {lines[1].strip()}")):
+        return cmd, 2
     for i, line in enumerate(lines[:8]):
         if not line.strip() or _SEPARATOR.match(line) or _UNDERLINE.match(line):
             continue
