@@ -26,7 +26,7 @@ from pathlib import PurePosixPath
 from sbctune.catalog.kernel_drivers import load_kernel_drivers
 from sbctune.catalog.library_modules import library_makefile
 from sbctune.inventory.parsers.dmesg import DmesgEvent
-from sbctune.inventory.sightings import Key, Sighting
+from sbctune.inventory.sightings import Key, Sighting, iface_key
 
 KINDS = frozenset({"trace_head", "trace_frame"})
 _WINDOW = 80  # lines after its head a frame belongs to (a trace is some 20-60 lines)
@@ -53,7 +53,17 @@ class TraceWatch:
 
     def see(self, event: DmesgEvent) -> Sighting | None:
         if event.kind == "trace_head":
+            if "start" in event.fields:  # a stack dump's first line: a head only when none is
+                if not self._open(event):  # open (an excerpt that starts mid-report)
+                    self.head, self.named = event, False
+                return None
             self.head, self.named = event, False
+            if (iface := event.fields.get("iface")) and (key := iface_key(iface)):
+                # skb_panic() names the interface the packet was for: that NIC's trace; the
+                # frames may still name its driver
+                sighting = Sighting([key])
+                sighting.add("kernel_trace", event.text, _SRC, event.text, event.line)
+                return sighting
             in_file = _directory_of_path(event.fields.get("file", ""))
             module = event.fields.get("module")
             found = in_file or (_directory_of_module(module) if module else None)
@@ -68,7 +78,7 @@ class TraceWatch:
                 return sighting
             return None
         head = self.head
-        if head is None or self.named or not 0 < event.line - head.line <= _WINDOW:
+        if head is None or self.named or not self._open(event):
             return None
         frame = event.fields.get("frame", event.text)
         for module in _MODULE_RE.findall(frame):
@@ -78,6 +88,10 @@ class TraceWatch:
             if found := _directory_of_function(function):
                 return self._named(event, found)
         return None
+
+    def _open(self, event: DmesgEvent) -> bool:
+        """Whether `event` lies within the open trace's window after its head."""
+        return self.head is not None and 0 < event.line - self.head.line <= _WINDOW
 
     def _named(self, event: DmesgEvent, found: tuple[str, str | None]) -> Sighting:
         """The trace's head and the line that named the driver, keyed by its directory."""
