@@ -168,12 +168,15 @@ def _directory_of_driver(name: str) -> str | None:
 
 def tie_traces(found: list[Sighting]) -> list[Sighting]:
     """A trace keyed by a driver's directory is about the one device the log shows of the
-    drivers in that directory; with none shown and one driver named, that driver's NIC (its
-    bus from the driver's table: bcmgenet is the SoC's). Two devices: nothing is tied."""
+    drivers in that directory; failing that, the one device whose IDs those drivers' tables
+    list (a USB stick in lsusb whose driver crashed while it probed); with none shown and one
+    driver named, that driver's NIC (its bus from the driver's table when it has one: bcmgenet
+    is the SoC's; a multi-bus driver's, brcmfmac's, unknown). Two devices: nothing is tied."""
     wanted = {k[1] for s in found for k in s.keys if k[0] == "trace"}
     if not wanted:
         return []
     devices: dict[str, set[Key]] = {}
+    listed: dict[str, set[Key]] = {}
     named: dict[str, str] = {}
     for sighting in found:  # a long log's sightings: one field test per fact, cached look-ups
         for fact in sighting.facts:
@@ -186,21 +189,33 @@ def tie_traces(found: list[Sighting]) -> list[Sighting]:
                     devices.setdefault(directory, set()).update(keys)
             elif field == "trace_driver":
                 named.setdefault(sighting.keys[0][1], str(fact.value))
+            elif field == "ids" and sighting.keys:
+                for directory in _directories_listing(str(fact.value)) & wanted:
+                    listed.setdefault(directory, set()).add(sighting.keys[0])
     ties: list[Sighting] = []
     for directory in sorted(wanted):
-        keys = devices.get(directory, set())
+        keys = devices.get(directory, set()) or listed.get(directory, set())
         if len(keys) == 1:
             ties.append(Sighting([next(iter(keys)), ("trace", directory)]))
         elif not keys and (name := named.get(directory)):
             driver = load_kernel_drivers().get(name)
-            if driver is None or len(driver.buses) != 1:
+            if driver is None or not driver.buses:
                 continue
             own = Sighting([("trace", directory)])
             why = f"{name}: the kernel's trace ran in its functions"
             own.add("driver", name, _SRC, why)
-            own.add("bus", driver.buses[0], _SRC, why)
+            if len(driver.buses) == 1:
+                own.add("bus", driver.buses[0], _SRC, why)
             ties.append(own)
     return ties
+
+
+@functools.cache
+def _directories_listing(ids: str) -> frozenset[str]:
+    """The source directories of the drivers whose USB or PCI ID tables list `ids`."""
+    table = load_kernel_drivers()
+    drivers = [*table.for_ids("usb", ids), *table.for_ids("pci", ids)]
+    return frozenset(str(PurePosixPath(d.file).parent) for d in drivers if d.file)
 
 
 def named_in(line: str) -> str | None:
