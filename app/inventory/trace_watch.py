@@ -23,6 +23,7 @@ import functools
 import re
 from pathlib import PurePosixPath
 
+from sbctune.catalog.ids import load_ids
 from sbctune.catalog.kernel_drivers import load_kernel_drivers
 from sbctune.catalog.library_modules import library_makefile
 from sbctune.inventory.parsers.dmesg import DmesgEvent
@@ -210,12 +211,41 @@ def tie_traces(found: list[Sighting]) -> list[Sighting]:
     return ties
 
 
+def tie_listed_traces(found: list[Sighting]) -> list[Sighting]:
+    """Across every source (lsusb, lspci beside the log): a trace the log tied to no device is
+    about the one device whose IDs the traced drivers' tables list (a USB stick in `lsusb`
+    whose driver crashed while it probed). Two such devices: nothing is tied."""
+    traced: dict[str, bool] = {}
+    for sighting in found:
+        for key in sighting.keys:
+            if key[0] == "trace":
+                tied = len(sighting.keys) > 1
+                traced[key[1]] = traced.get(key[1], False) or tied
+    alone = {d for d, tied in traced.items() if not tied}
+    if not alone:
+        return []
+    listed: dict[str, set[Key]] = {}
+    for sighting in found:
+        for fact in sighting.facts:
+            if fact.field == "ids" and sighting.keys:
+                for directory in _directories_listing(str(fact.value)) & alone:
+                    listed.setdefault(directory, set()).add(sighting.keys[0])
+    return [
+        Sighting([next(iter(keys)), ("trace", directory)])
+        for directory, keys in sorted(listed.items())
+        if len(keys) == 1
+    ]
+
+
 @functools.cache
 def _directories_listing(ids: str) -> frozenset[str]:
-    """The source directories of the drivers whose USB or PCI ID tables list `ids`."""
-    table = load_kernel_drivers()
-    drivers = [*table.for_ids("usb", ids), *table.for_ids("pci", ids)]
-    return frozenset(str(PurePosixPath(d.file).parent) for d in drivers if d.file)
+    """The source directories of the drivers whose USB or PCI ID tables list `ids`: the
+    source's tables, and the built modules' aliases (resources/ids/drivers.json), which also
+    have the IDs a driver spells with a header's macro (brcmfmac's BRCM_USB_43143_DEVICE_ID)."""
+    table, aliases = load_kernel_drivers(), load_ids()
+    names = {d.name for bus in ("usb", "pci") for d in table.for_ids(bus, ids)}
+    names |= {n for bus in ("usb", "pci") for n in aliases.drivers_for(bus, ids)}
+    return frozenset(d for n in names if (d := _directory_of_driver(n)) is not None)
 
 
 def named_in(line: str) -> str | None:
