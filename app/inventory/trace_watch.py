@@ -28,6 +28,7 @@ from sbctune.catalog.kernel_drivers import load_kernel_drivers
 from sbctune.catalog.library_modules import library_makefile
 from sbctune.inventory.parsers.dmesg import DmesgEvent
 from sbctune.inventory.sightings import Key, Sighting, iface_key
+from sbctune.inventory.trace_library import PREFIX, library_nic, library_part, uses
 
 KINDS = frozenset({"trace_head", "trace_frame"})
 _WINDOW = 80  # lines after its head a frame belongs to (a trace is some 20-60 lines)
@@ -135,7 +136,8 @@ def _directory_of_module(module: str) -> tuple[str, str | None] | None:
     makefile = library_makefile(module) or library_makefile(module.replace("_", "-"))
     if makefile and drivers_in(str(PurePosixPath(makefile).parent)):
         return str(PurePosixPath(makefile).parent), None
-    return None
+    part = library_part(module)  # rtlwifi's rtl_usb: its drivers live in subdirectories
+    return (part, None) if part is not None else None
 
 
 @functools.cache
@@ -185,9 +187,11 @@ def tie_traces(found: list[Sighting]) -> list[Sighting]:
             if field == "driver":
                 bound = str(fact.value)
                 directory = _directory_of_driver(bound) or _OWN_MODULE + bound
-                if directory in wanted:
+                into = [directory] if directory in wanted else []
+                into += [w for w in wanted if w.startswith(PREFIX) and uses(w, bound)]
+                for found_in in into:
                     keys = {k for k in sighting.keys if k[0] in _BUS_KEYS}
-                    devices.setdefault(directory, set()).update(keys)
+                    devices.setdefault(found_in, set()).update(keys)
             elif field == "trace_driver":
                 named.setdefault(sighting.keys[0][1], str(fact.value))
             elif field == "ids" and sighting.keys:
@@ -198,6 +202,8 @@ def tie_traces(found: list[Sighting]) -> list[Sighting]:
         keys = devices.get(directory, set()) or listed.get(directory, set())
         if len(keys) == 1:
             ties.append(Sighting([next(iter(keys)), ("trace", directory)]))
+        elif not keys and directory.startswith(PREFIX):
+            ties.append(library_nic(directory))
         elif not keys and (name := named.get(directory)):
             driver = load_kernel_drivers().get(name)
             if driver is None or not driver.buses:

@@ -345,11 +345,6 @@ KNOWN_GAPS: dict[str, str] = {
         "appends ', total %lu (slots), used %lu (slots)': the message table matches whole "
         "formats only, and an old_formats row needs a 3.x tree cited by repository and commit"
     ),
-    "trace58_imx28_alarm_1308_rtl_usb_rx_alloc_failure_mxs": (
-        "the trace names only rtlwifi's library module rtl_usb (_rtl_rx_completed [rtl_usb]), "
-        "whose users (library_modules.json) span PCI and USB drivers, and no device is shown: "
-        "the USB Wi-Fi follows only from the library's name"
-    ),
     "trace58_imx6_wilc_50_wilc_sdio_cfg_set_scheduling_while_atomic": (
         "Microchip's out-of-tree 'wilc_sdio' module (the kernel's own, 6.1's "
         "drivers/net/wireless/microchip/wilc1000/sdio.c, registers 'wilc1000_sdio'): no table "

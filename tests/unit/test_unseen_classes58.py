@@ -19,6 +19,7 @@ _APU = "trace58_apu_mt7601uap_18_skb_over_panic_no_device_prompt"
 _PI5 = "trace58_pi5_nixos_23_brcmf_fweh_activate_events_journal_headless"
 _PIZERO = "trace58_pizero_rpilinux_4833_bcm43143_usb_brcmfmac_oops_alt_fw_path"
 _PI3 = "trace58_pi3_rpifirmware_195_brcmfmac_scan_error_cfg80211_sme_warning"
+_IMX28 = "trace58_imx28_alarm_1308_rtl_usb_rx_alloc_failure_mxs"
 
 
 def _stored(bundle: str, command: str) -> str:
@@ -149,3 +150,24 @@ def test_an_oops_in_a_driver_is_the_usb_device_its_id_table_lists() -> None:
     (finding,) = [f for f in inv.findings if f.id == "driver-complaint"]
     assert "oops" in finding.summary
     assert any("brcm_alt_fw_path" in line for line in finding.evidence)
+
+
+# --- a trace in a driver family's bus part ----------------------------------------------------
+
+
+def test_a_trace_in_rtlwifis_usb_part_is_a_usb_wifi_nic() -> None:
+    """The i.MX28's trace names only rtlwifi's library module rtl_usb
+    ("_rtl_rx_completed+0xac/0x1bc [rtl_usb]"), built for the USB drivers of the family and
+    named for that bus as brcmfmac's parts are: a USB Wi-Fi NIC ran it, its driver not claimed
+    (rtl8192cu and rtl8192du both use it)."""
+    inv = inspect_bundle(CORPUS / _IMX28)
+    (nic,) = inv.nics
+    assert (nic.bus, nic.wireless, nic.driver) == ("usb", True, None)
+    assert findings_of(inv, "driver-complaint")
+
+
+def test_a_library_not_named_for_a_bus_opens_no_nic() -> None:
+    """Edge: the bundle's trace with its module edited to rtlwifi's own (no bus word in
+    "rtlwifi", users on PCI and USB) makes no NIC: which bus ran it is not said."""
+    text = _stored(_IMX28, "dmesg").replace("[rtl_usb]", "[rtlwifi]")
+    assert _log(text).nics == []
