@@ -58,6 +58,11 @@ def _bus_word(name: str) -> str | None:
     return found.pop() if len(found) == 1 else None
 
 
+def bus_word(name: str) -> str | None:
+    """The one bus a name's words name ("rtl_usb" -> usb, "brcmf_sdiod_regrw" -> sdio)."""
+    return _bus_word(name)
+
+
 def bus_named_by(driver: KernelDriver, text: str, files: tuple[str, ...] = ()) -> str | None:
     """The bus a device-less line of a driver that binds on several buses speaks of: the
     function its line names ("brcmfmac: brcmf_sdiod_regrw_helper: ...") or the source files

@@ -46,7 +46,7 @@ def _log_identity(parsed: Parsed) -> tuple[list[str], str | None, str | None]:
     SoC name ("Machine model: ...", "Hardware name: ...", a /proc/cpuinfo paste, "DMI: ...")."""
     cpuinfo = {f["key"]: f["value"] for f in _logged(parsed, "cpuinfo")}
     named = [f for f in _logged(parsed, "machine_model") if _arm_machine_named(f) is None]
-    models = [f.get("model", "").strip() for f in named][-1:]
+    models = [_hardware_model(f) for f in named][-1:]
     models += [cpuinfo.get("Model", "")]
     for dmi in _logged(parsed, "dmi")[-1:]:  # "<vendor> <product>/<board>": either may match
         models += [dmi.get("board", ""), dmi.get("model", "")]
@@ -55,6 +55,15 @@ def _log_identity(parsed: Parsed) -> tuple[list[str], str | None, str | None]:
         revision = None
     socs = [f["soc"] for f in _logged(parsed, "soc_line")][-1:]  # Lantiq's "SoC: xRX200 rev 1.1"
     return [m for m in models if m], revision, cpuinfo.get("Hardware") or next(iter(socs), None)
+
+
+def _hardware_model(fields: dict[str, str]) -> str:
+    """A model line's board. x86's "Hardware name: X, BIOS ..." is the DMI string the "DMI:"
+    line prints (drivers/firmware/dmi_scan.c dmi_format_ids(), 6.1/6.12: "<vendor> <product>"
+    then "/<board name>" when the firmware gives one): the product is before the "/", as the
+    "DMI:" line is read ("Synology DS918+/DS918+, BIOS M.034" is a Synology DS918+)."""
+    model = fields.get("model", "").strip()
+    return model.split("/", 1)[0].strip() if "bios" in fields else model
 
 
 def _arm_machine_named(fields: dict[str, str]) -> ArmMachine | None:

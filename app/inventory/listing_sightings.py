@@ -29,6 +29,7 @@ from sbctune.inventory.sightings import (
     mac_from_name,
 )
 from sbctune.inventory.switch_ports import ELSEWHERE, conduit_of
+from sbctune.inventory.trace_watch import tie_listed_traces
 from sbctune.inventory.usbnet_info import usbnet_description
 
 _MAC = re.compile(r"^[0-9a-f]{2}(?::[0-9a-f]{2}){5}$")
@@ -485,6 +486,7 @@ def all_sightings(parsed: Parsed, dmesg: list[Sighting]) -> list[Sighting]:
     ):
         found += list(source(parsed))
     found += dmesg
+    found += tie_listed_traces(found)  # a trace's driver and the one device its IDs list
     names = [k[1] for s in found for k in s.keys if k[0] == "if"]
     found += list(from_mac_names(sorted(set(names))))
     found += ids_ties(found)  # bcmdhd's GET_REVINFO IDs beside lspci's device with them

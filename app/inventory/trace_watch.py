@@ -23,10 +23,12 @@ import functools
 import re
 from pathlib import PurePosixPath
 
+from sbctune.catalog.ids import load_ids
 from sbctune.catalog.kernel_drivers import load_kernel_drivers
 from sbctune.catalog.library_modules import library_makefile
 from sbctune.inventory.parsers.dmesg import DmesgEvent
-from sbctune.inventory.sightings import Key, Sighting
+from sbctune.inventory.sightings import Key, Sighting, iface_key
+from sbctune.inventory.trace_library import PREFIX, library_nic, library_part, uses
 
 KINDS = frozenset({"trace_head", "trace_frame"})
 _WINDOW = 80  # lines after its head a frame belongs to (a trace is some 20-60 lines)
@@ -53,7 +55,17 @@ class TraceWatch:
 
     def see(self, event: DmesgEvent) -> Sighting | None:
         if event.kind == "trace_head":
+            if "start" in event.fields:  # a stack dump's first line: a head only when none is
+                if not self._open(event):  # open (an excerpt that starts mid-report)
+                    self.head, self.named = event, False
+                return None
             self.head, self.named = event, False
+            if (iface := event.fields.get("iface")) and (key := iface_key(iface)):
+                # skb_panic() names the interface the packet was for: that NIC's trace; the
+                # frames may still name its driver
+                sighting = Sighting([key])
+                sighting.add("kernel_trace", event.text, _SRC, event.text, event.line)
+                return sighting
             in_file = _directory_of_path(event.fields.get("file", ""))
             module = event.fields.get("module")
             found = in_file or (_directory_of_module(module) if module else None)
@@ -68,7 +80,7 @@ class TraceWatch:
                 return sighting
             return None
         head = self.head
-        if head is None or self.named or not 0 < event.line - head.line <= _WINDOW:
+        if head is None or self.named or not self._open(event):
             return None
         frame = event.fields.get("frame", event.text)
         for module in _MODULE_RE.findall(frame):
@@ -78,6 +90,10 @@ class TraceWatch:
             if found := _directory_of_function(function):
                 return self._named(event, found)
         return None
+
+    def _open(self, event: DmesgEvent) -> bool:
+        """Whether `event` lies within the open trace's window after its head."""
+        return self.head is not None and 0 < event.line - self.head.line <= _WINDOW
 
     def _named(self, event: DmesgEvent, found: tuple[str, str | None]) -> Sighting:
         """The trace's head and the line that named the driver, keyed by its directory."""
@@ -120,7 +136,8 @@ def _directory_of_module(module: str) -> tuple[str, str | None] | None:
     makefile = library_makefile(module) or library_makefile(module.replace("_", "-"))
     if makefile and drivers_in(str(PurePosixPath(makefile).parent)):
         return str(PurePosixPath(makefile).parent), None
-    return None
+    part = library_part(module)  # rtlwifi's rtl_usb: its drivers live in subdirectories
+    return (part, None) if part is not None else None
 
 
 @functools.cache
@@ -154,12 +171,15 @@ def _directory_of_driver(name: str) -> str | None:
 
 def tie_traces(found: list[Sighting]) -> list[Sighting]:
     """A trace keyed by a driver's directory is about the one device the log shows of the
-    drivers in that directory; with none shown and one driver named, that driver's NIC (its
-    bus from the driver's table: bcmgenet is the SoC's). Two devices: nothing is tied."""
+    drivers in that directory; failing that, the one device whose IDs those drivers' tables
+    list (a USB stick in lsusb whose driver crashed while it probed); with none shown and one
+    driver named, that driver's NIC (its bus from the driver's table when it has one: bcmgenet
+    is the SoC's; a multi-bus driver's, brcmfmac's, unknown). Two devices: nothing is tied."""
     wanted = {k[1] for s in found for k in s.keys if k[0] == "trace"}
     if not wanted:
         return []
     devices: dict[str, set[Key]] = {}
+    listed: dict[str, set[Key]] = {}
     named: dict[str, str] = {}
     for sighting in found:  # a long log's sightings: one field test per fact, cached look-ups
         for fact in sighting.facts:
@@ -167,26 +187,71 @@ def tie_traces(found: list[Sighting]) -> list[Sighting]:
             if field == "driver":
                 bound = str(fact.value)
                 directory = _directory_of_driver(bound) or _OWN_MODULE + bound
-                if directory in wanted:
+                into = [directory] if directory in wanted else []
+                into += [w for w in wanted if w.startswith(PREFIX) and uses(w, bound)]
+                for found_in in into:
                     keys = {k for k in sighting.keys if k[0] in _BUS_KEYS}
-                    devices.setdefault(directory, set()).update(keys)
+                    devices.setdefault(found_in, set()).update(keys)
             elif field == "trace_driver":
                 named.setdefault(sighting.keys[0][1], str(fact.value))
+            elif field == "ids" and sighting.keys:
+                for directory in _directories_listing(str(fact.value)) & wanted:
+                    listed.setdefault(directory, set()).add(sighting.keys[0])
     ties: list[Sighting] = []
     for directory in sorted(wanted):
-        keys = devices.get(directory, set())
+        keys = devices.get(directory, set()) or listed.get(directory, set())
         if len(keys) == 1:
             ties.append(Sighting([next(iter(keys)), ("trace", directory)]))
+        elif not keys and directory.startswith(PREFIX):
+            ties.append(library_nic(directory))
         elif not keys and (name := named.get(directory)):
             driver = load_kernel_drivers().get(name)
-            if driver is None or len(driver.buses) != 1:
+            if driver is None or not driver.buses:
                 continue
             own = Sighting([("trace", directory)])
             why = f"{name}: the kernel's trace ran in its functions"
             own.add("driver", name, _SRC, why)
-            own.add("bus", driver.buses[0], _SRC, why)
+            if len(driver.buses) == 1:
+                own.add("bus", driver.buses[0], _SRC, why)
             ties.append(own)
     return ties
+
+
+def tie_listed_traces(found: list[Sighting]) -> list[Sighting]:
+    """Across every source (lsusb, lspci beside the log): a trace the log tied to no device is
+    about the one device whose IDs the traced drivers' tables list (a USB stick in `lsusb`
+    whose driver crashed while it probed). Two such devices: nothing is tied."""
+    traced: dict[str, bool] = {}
+    for sighting in found:
+        for key in sighting.keys:
+            if key[0] == "trace":
+                tied = len(sighting.keys) > 1
+                traced[key[1]] = traced.get(key[1], False) or tied
+    alone = {d for d, tied in traced.items() if not tied}
+    if not alone:
+        return []
+    listed: dict[str, set[Key]] = {}
+    for sighting in found:
+        for fact in sighting.facts:
+            if fact.field == "ids" and sighting.keys:
+                for directory in _directories_listing(str(fact.value)) & alone:
+                    listed.setdefault(directory, set()).add(sighting.keys[0])
+    return [
+        Sighting([next(iter(keys)), ("trace", directory)])
+        for directory, keys in sorted(listed.items())
+        if len(keys) == 1
+    ]
+
+
+@functools.cache
+def _directories_listing(ids: str) -> frozenset[str]:
+    """The source directories of the drivers whose USB or PCI ID tables list `ids`: the
+    source's tables, and the built modules' aliases (resources/ids/drivers.json), which also
+    have the IDs a driver spells with a header's macro (brcmfmac's BRCM_USB_43143_DEVICE_ID)."""
+    table, aliases = load_kernel_drivers(), load_ids()
+    names = {d.name for bus in ("usb", "pci") for d in table.for_ids(bus, ids)}
+    names |= {n for bus in ("usb", "pci") for n in aliases.drivers_for(bus, ids)}
+    return frozenset(d for n in names if (d := _directory_of_driver(n)) is not None)
 
 
 def named_in(line: str) -> str | None:

@@ -348,6 +348,28 @@ KNOWN_GAPS: dict[str, str] = {
         "(1b000000.ethernet-switch), a driver no 6.1/6.12 table has: nothing shown says it is "
         "a DSA switch driver rather than a MAC driver with several ports"
     ),
+    # corpus58 (fifty-eighth unseen set), left with reasons in tests/captures/corpus/README.md
+    "trace58_brix_rtlwifinew_30_rtl8821ae_swiotlb_full_syslog": (
+        "3.16's 'swiotlb buffer is full (sz: %zd bytes)' (lib/swiotlb.c "
+        "swiotlb_tbl_map_single()) is shorter than 6.1/6.12's kernel/dma/swiotlb.c format, which "
+        "appends ', total %lu (slots), used %lu (slots)': the message table matches whole "
+        "formats only, and an old_formats row needs a 3.x tree cited by repository and commit"
+    ),
+    "trace58_imx6_wilc_50_wilc_sdio_cfg_set_scheduling_while_atomic": (
+        "Microchip's out-of-tree 'wilc_sdio' module (the kernel's own, 6.1's "
+        "drivers/net/wireless/microchip/wilc1000/sdio.c, registers 'wilc1000_sdio'): no table "
+        "reads a chip or a bus from that module name, and no device is shown"
+    ),
+    "trace58_kirkwood_porjo_21_mt7601usta_khubd_order5_indented": (
+        "the allocation failure is in Mediatek's vendor module mt7601Usta, which no table "
+        "ties to 148f:7601 (the in-tree driver is mt7601u): the stick is found, its complaint "
+        "is not tied to it"
+    ),
+    "trace58_nuc970_nuvoton_12_emac0_eth0_skb_over_panic_65535": (
+        "Nuvoton's BSP EMAC driver says 'nuc970-emac0 nuc970-emac0: eth0 is OPENED' "
+        "(dev_info() with the interface in its words, a driver no 6.1/6.12 table has): eth0 is "
+        "found by skb_over_panic's dev:, its platform bus and driver are not"
+    ),
 }
 
 

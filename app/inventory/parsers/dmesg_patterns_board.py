@@ -33,6 +33,18 @@ BOARD: list[tuple[str, _Lazy]] = [
             r"(?:GNU/Linux|Android)$"
         ),
     ),
+    (
+        # the first line of every oops, warning and stack dump (lib/dump_stack.c
+        # dump_stack_print_info(), 6.1: "CPU: %d PID: %d Comm: %.20s %s%s %s %.*s", 6.12 with
+        # "UID: %u " before PID): the comm, "Kdump: loaded ", print_tainted() ("Not tainted"
+        # or "Tainted: " and its flag letters), then the running kernel's release and its
+        # version's first word ("#1642"); 3.x/4.x kernels print the same fields
+        "kernel_version",
+        _Lazy(
+            r"^CPU: \d{1,4} (?:UID: \d{1,10} )?PID: \d{1,10} Comm: .{1,20}? (?:Kdump: loaded )?"
+            r"(?:Not tainted|Tainted: [A-Z ]{1,40}?) +(?P<version>\d[\w.+~-]{2,63}) #\S{1,40}"
+        ),
+    ),
     # The SoC-info lines that name the SoC itself (6.1 and 6.12 alike): lantiq/prom.c
     # pr_info("SoC: %s\n", sys_type) ("SoC: xRX200 rev 1.1"); drivers/soc/imx/soc-imx8m.c
     # imx8m_soc_probe() pr_info("SoC: %s revision %s\n", soc_id, revision) ("SoC: i.MX8MM
@@ -77,7 +89,7 @@ BOARD_NEEDLES: dict[str, tuple[str, ...]] = {
     "under_voltage": ("oltage",),
     "voltage_normalised": ("ormali",),
     "machine_model": ("Machine model", "Hardware name", "machine is"),
-    "kernel_version": ("Linux version", "GNU/Linux", "Android"),
+    "kernel_version": ("Linux version", "GNU/Linux", "Android", " Comm: "),
     "soc_line": ("SoC: ", "Allwinner "),
     "dmi": ("DMI: ",),
     "cpuinfo": ("Hardware", "Revision", "Model"),
