@@ -6,6 +6,12 @@ Row 1: rtl8152_probe_once (drivers/net/usb/r8152.c, 6.1, 6.12 and 7.2) sets
 link's phy_address: `ethtool IFACE` prints "PHYAD: 32", as a real gigabit r8152 adapter does
 (tests/captures/ethtool/r8152_gigabit_netdev_2024_ethtool_phyad_32.txt). Before, the lab
 printed "PHYAD: 0" (audit 9a row 1 read "never phy_id").
+Row 2: from 6.17 lan78xx's EEE is phylink's (7.2: lan78xx_phylink_setup's lpi_timer_default
+50 and eee_enabled_default, put in the PHY's eee_cfg by phylink_bringup_phy): `--show-eee`
+shows "Tx LPI: 50 (us)" from the start, as a real Pi 3 B+ on 6.18.33+rpt does
+(tests/captures/ethtool_eee/pi3bplus_lan78xx_6_18_enabled_active_7436.txt; the Raspberry Pi
+tree's 600 us DT timer was reverted by raspberrypi/linux #7295). Before, the lab applied 6.12's
+"the MAC's LPI timer reads 0 until a link negotiated EEE" to every later kernel.
 """
 
 from __future__ import annotations
@@ -50,3 +56,41 @@ def test_setting_the_r8152s_own_phy_address_calls_no_driver(tmp_path: Path, kern
     before = ethtool(state, "eth0")[0]
     assert ethtool(state, "-s", "eth0", "phyad", "32") == ("", [], 0)
     assert ethtool(state, "eth0")[0] == before
+
+
+def _tx_lpi(state: str) -> str:
+    out, err, code = ethtool(state, "--show-eee", "eth0")
+    assert (err, code) == ([], 0)
+    return next(line.split(":", 1)[1].strip() for line in out.splitlines() if "Tx LPI" in line)
+
+
+@pytest.mark.parametrize(
+    ("chip", "kernel"),
+    [
+        ("LAN7800", "6.18.1-1-arm64"),
+        ("LAN7800", "7.2.12+deb14-arm64"),
+        ("LAN7515", "6.18.33+rpt-rpi-v7"),  # the real Pi 3 B+ of raspberrypi/linux #7436
+    ],
+)
+def test_lan78xx_from_617_shows_phylinks_50_us_tx_lpi_timer(
+    tmp_path: Path, chip: str, kernel: str
+) -> None:
+    real = (
+        Path(__file__).resolve().parents[1] / "captures" / "ethtool_eee"
+        / "pi3bplus_lan78xx_6_18_enabled_active_7436.txt"
+    ).read_text("utf-8")  # fmt: skip
+    assert "Tx LPI: 50 (us)" in real
+    # no link partner in this state: EEE enabled, not active, and the timer is shown anyway
+    state = with_link(lab_state(tmp_path, "lan78xx", chip, kernel), **LINK_UP)
+    assert _tx_lpi(state) == "50 (us)"
+
+
+@pytest.mark.parametrize(
+    ("kernel", "tx_lpi"),
+    [("6.12.57+deb13-arm64", "0 (us)"), ("6.1.0-27-arm64", "disabled")],
+)
+def test_lan78xx_before_617_keeps_its_own_timer(tmp_path: Path, kernel: str, tx_lpi: str) -> None:
+    """The control: 6.12's lan78xx_get_eee reads EEE_TX_LPI_REQ_DLY only while the MAC's
+    MAC_CR_EEE_EN_ is on (after a link that negotiated EEE), else 0; 6.1 leaves EEE off."""
+    state = with_link(lab_state(tmp_path, "lan78xx", "LAN7800", kernel), **LINK_UP)
+    assert _tx_lpi(state) == tx_lpi
