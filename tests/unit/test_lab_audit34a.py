@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pytest
 
+from sbctune.tuning import driver_caps
 from tests.fake_ethtool_support import LINK_UP, ethtool, lab_state, with_link
 
 pytestmark = pytest.mark.posix_only("the lab's fake ethtool locks its state with fcntl")
@@ -94,3 +95,17 @@ def test_lan78xx_before_617_keeps_its_own_timer(tmp_path: Path, kernel: str, tx_
     MAC_CR_EEE_EN_ is on (after a link that negotiated EEE), else 0; 6.1 leaves EEE off."""
     state = with_link(lab_state(tmp_path, "lan78xx", "LAN7800", kernel), **LINK_UP)
     assert _tx_lpi(state) == tx_lpi
+
+
+@pytest.mark.parametrize(
+    ("kernel", "claimed"),
+    [("6.12.47+rpt-rpi-v8", False), ("6.1.0-27-arm64", False), ("6.18.1-1-arm64", True),
+     ("7.2.12+deb14-arm64", True)],
+)  # fmt: skip
+def test_genet_software_irq_coalescing_by_default_from_617(kernel: str, claimed: bool) -> None:
+    """Row 3: bcmgenet_probe calls netdev_sw_irq_coalesce_default_on from 6.17 (078bb22cfc65):
+    gro_flush_timeout 20000 and napi_defer_hard_irqs 1, as macb's from 6.12."""
+    caps = driver_caps.caps("bcmgenet", kernel)
+    assert caps is not None
+    default = caps.facts.get("sw_irq_coalesce_default")
+    assert default == ({"gro_flush_timeout": 20000, "napi_defer_hard_irqs": 1} if claimed else None)
