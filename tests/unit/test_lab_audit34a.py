@@ -12,6 +12,13 @@ shows "Tx LPI: 50 (us)" from the start, as a real Pi 3 B+ on 6.18.33+rpt does
 (tests/captures/ethtool_eee/pi3bplus_lan78xx_6_18_enabled_active_7436.txt; the Raspberry Pi
 tree's 600 us DT timer was reverted by raspberrypi/linux #7295). Before, the lab applied 6.12's
 "the MAC's LPI timer reads 0 until a link negotiated EEE" to every later kernel.
+Row 3: bcmgenet_probe calls netdev_sw_irq_coalesce_default_on from 6.17 (078bb22cfc65).
+Row 4: mainline macb gains EEE in 7.1 (61332b78761c; 7.2: gem_ethtool_ops .get_eee/.set_eee
+through phylink, EEE on at start for MACB_CAPS_EEE, the Pi 5's RP1): the table had these ops
+and their link renegotiation only for the Raspberry Pi tree, so on a Pi 5 running a mainline
+7.x kernel (Debian's 7.2) eee-off was planned on the NIC that carries the SSH session with no
+consent asked, and phy_ethtool_set_eee renegotiates the link; the lab answered "Operation not
+supported".
 """
 
 from __future__ import annotations
@@ -20,7 +27,13 @@ from pathlib import Path
 
 import pytest
 
-from sbctune.tuning import driver_caps
+from sbctune.inventory.model import Board, Inventory, Nic
+from sbctune.remote import batch
+from sbctune.remote.batch import StepResult
+from sbctune.tuning import catalog, driver_caps
+from sbctune.tuning.kinds import PLANNERS, Context
+from sbctune.tuning.model import PlannedTweak
+from sbctune.tuning.probe import Facts
 from tests.fake_ethtool_support import LINK_UP, ethtool, lab_state, with_link
 
 pytestmark = pytest.mark.posix_only("the lab's fake ethtool locks its state with fcntl")
@@ -109,3 +122,56 @@ def test_genet_software_irq_coalescing_by_default_from_617(kernel: str, claimed:
     assert caps is not None
     default = caps.facts.get("sw_irq_coalesce_default")
     assert default == ({"gro_flush_timeout": 20000, "napi_defer_hard_irqs": 1} if claimed else None)
+
+
+RP1 = "Cadence GEM in RP1"  # the Pi 5's NIC, as test_lab_audit31 names it
+DEBIAN_72 = "7.2.0-1-arm64"  # Debian trixie-backports: mainline's macb on RP1
+# a real --show-eee with EEE enabled (systemd issue 32032), as audits 30 and 31 use it
+EEE_ON = (CAPTURES.parent / "ethtool_eee" / "pi_end0_enabled_inactive_systemd_32032.txt").read_text(
+    "utf-8"
+)
+
+
+def _planned_eee_off(kernel: str, **options: bool) -> PlannedTweak:
+    found = Facts("eth0")  # no ssh-route step: the NIC counts as the one SSH runs over
+    found.steps["ethtool --show-eee"] = StepResult(
+        batch.Step(("true",), "ethtool --show-eee"), 0, EEE_ON.encode(), b""
+    )
+    nic = Nic("eth0", driver="macb", chip=RP1)
+    tweak = catalog.tweak("eee-off")
+    inventory = Inventory(board=Board(kernel=kernel), nics=[nic])
+    return PLANNERS[tweak.kind](
+        Context(tweak, found, inventory, nic, dict(options), {}, ("eee-off",))
+    )
+
+
+@pytest.mark.parametrize("kernel", [DEBIAN_72, "7.1.3-arm64"])
+def test_eee_off_on_a_mainline_pi5_is_held_back_over_ssh(kernel: str) -> None:
+    item = _planned_eee_off(kernel)
+    assert not item.applicable and item.needs_link_consent, item.reason
+    assert "restarts the interface (drivers/net/ethernet/cadence/macb_main.c: macb_set_eee)" in (
+        item.reason
+    )
+    agreed = _planned_eee_off(kernel, allow_link_restart=True)
+    assert agreed.applicable and [c.after for c in agreed.changes] == ["off"], agreed.reason
+    assert "may not" not in agreed.reason  # the kernel has set_eee: no "may not support"
+
+
+@pytest.mark.parametrize("kernel", [DEBIAN_72, "7.1.3-arm64"])
+def test_the_labs_mainline_pi5_has_eee_on_at_start(tmp_path: Path, kernel: str) -> None:
+    """macb_mii_probe (7.2), MACB_CAPS_EEE: eee_enabled_default and lpi_timer_default 250000,
+    lpi_capabilities 100/1000 full. Before, "Operation not supported" (exit 1)."""
+    state = with_link(lab_state(tmp_path, "macb", RP1, kernel), **LINK_UP)
+    out, err, code = ethtool(state, "--show-eee", "eth0")
+    assert (err, code) == ([], 0)
+    assert "\tEEE status: enabled - " in out and "\tTx LPI: 250000 (us)" in out
+    assert "Supported EEE link modes:  100baseT/Full" in out
+
+
+@pytest.mark.parametrize("kernel", ["6.18.1-1-arm64", "6.12.20-arm64"])
+def test_mainline_before_71_has_no_macb_eee(tmp_path: Path, kernel: str) -> None:
+    """The control: mainline 6.18's macb drives the RP1 with no EEE op (gem_ethtool_ops)."""
+    caps = driver_caps.caps("macb", kernel, RP1)
+    assert caps is not None and not caps.has("set_eee") and not caps.restarts("eee")
+    state = with_link(lab_state(tmp_path, "macb", RP1, kernel), **LINK_UP)
+    assert ethtool(state, "--show-eee", "eth0")[2] == 1
