@@ -23,6 +23,7 @@ supported".
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -175,3 +176,25 @@ def test_mainline_before_71_has_no_macb_eee(tmp_path: Path, kernel: str) -> None
     assert caps is not None and not caps.has("set_eee") and not caps.restarts("eee")
     state = with_link(lab_state(tmp_path, "macb", RP1, kernel), **LINK_UP)
     assert ethtool(state, "--show-eee", "eth0")[2] == 1
+
+
+def _pause_bounces(state: str) -> int:
+    return int(
+        (json.loads(Path(state).read_text("utf-8"))["interfaces"]["eth0"]["pause"]).get(
+            "bounces", 0
+        )
+    )
+
+
+def test_smsc95xx_from_617_renegotiates_a_pause_change(tmp_path: Path) -> None:
+    """Row 6: smsc95xx_set_pauseparam (6.17+, 7.2) -> phy_set_asym_pause -> phy_start_aneg when
+    the advertisement changes over an autonegotiating link: the link drops, as bcmgenet's does.
+    Over a forced link nothing renegotiates (phydev->autoneg)."""
+    state = with_link(lab_state(tmp_path, "smsc95xx", "LAN9514", DEBIAN_72), **LINK_UP)
+    assert ethtool(state, "-A", "eth0", "autoneg", "on", "rx", "off", "tx", "off")[1:] == ([], 0)
+    assert _pause_bounces(state) == 1
+    (tmp_path / "forced").mkdir()
+    forced = with_link(lab_state(tmp_path / "forced", "smsc95xx", "LAN9514", DEBIAN_72), **LINK_UP)
+    assert ethtool(forced, "-s", "eth0", "speed", "100", "duplex", "full", "autoneg", "off")[2] == 0
+    assert ethtool(forced, "-A", "eth0", "autoneg", "off", "rx", "off", "tx", "off")[2] == 0
+    assert _pause_bounces(forced) == 0
