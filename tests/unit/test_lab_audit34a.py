@@ -198,3 +198,16 @@ def test_smsc95xx_from_617_renegotiates_a_pause_change(tmp_path: Path) -> None:
     assert ethtool(forced, "-s", "eth0", "speed", "100", "duplex", "full", "autoneg", "off")[2] == 0
     assert ethtool(forced, "-A", "eth0", "autoneg", "off", "rx", "off", "tx", "off")[2] == 0
     assert _pause_bounces(forced) == 0
+
+
+@pytest.mark.parametrize(("kernel", "bounces"), [(DEBIAN_72, 1), ("6.12.57+deb13-arm64", 0)])
+def test_lan78xx_from_617_bounces_its_link_on_a_manual_pause_change(
+    tmp_path: Path, kernel: str, bounces: int
+) -> None:
+    """Row 7: lan78xx_set_pause is phylink_ethtool_set_pauseparam from 6.17, which sets
+    link_failed and resolves again (the link down and up) when the manual pause changes, even
+    over a forced link; 6.12's lan78xx_set_pause stores the request there (no bounce)."""
+    state = with_link(lab_state(tmp_path, "lan78xx", "LAN7800", kernel), **LINK_UP)
+    assert ethtool(state, "-s", "eth0", "speed", "100", "duplex", "full", "autoneg", "off")[2] == 0
+    assert ethtool(state, "-A", "eth0", "autoneg", "off", "rx", "on", "tx", "on")[1:] == ([], 0)
+    assert _pause_bounces(state) == bounces
