@@ -268,3 +268,25 @@ def test_every_name_a_driver_is_seen_as_is_in_its_source(trees: dict[str, Path])
                     if not re.search(rf"(\.name\s*=\s*|#define\s+\w+\s+){quoted}", text):
                         missing.append(f"{driver} {series}: {name}")
     assert missing == []
+
+
+def test_every_software_irq_coalescing_default_is_in_the_table(trees: dict[str, Path]) -> None:
+    """Audit 34a row 3: a pasted driver whose source calls netdev_sw_irq_coalesce_default_on
+    (gro_flush_timeout 20000, napi_defer_hard_irqs 1 from probe) has the hand fact
+    `sw_irq_coalesce_default` from the first tree that calls it (r8169 and macb: 6.12;
+    bcmgenet: 7.2, from 6.17), read in the files the table cites for the driver's ethtool_ops."""
+    call = "netdev_sw_irq_coalesce_default_on("
+    first: dict[str, str] = {}
+    for driver in TABLE["pasted"]:
+        files = {
+            f for s in TABLE["kernels"] for f in TABLE["drivers"][driver][s]["ops_tables"].values()
+        }
+        for series in sorted(trees, key=_series_key):
+            texts = [(trees[series] / f).read_text(errors="replace", encoding="utf-8")
+                     for f in sorted(files) if (trees[series] / f).is_file()]  # fmt: skip
+            if any(call in text for text in texts) and driver not in first:
+                first[driver] = series
+    held = {driver: min(f["kernels"], key=_series_key) for driver, facts in TABLE["hand"].items()
+            for f in facts if f["fact"] == "sw_irq_coalesce_default"}  # fmt: skip
+    assert first.get("bcmgenet") == "7.2" and first.get("macb") == "6.12"
+    assert held == first

@@ -43,6 +43,8 @@ def eee_default(eee: dict[str, Any], caps: DriverCaps) -> None:
     eee["enabled"] = bool(default["enabled"])
     eee["tx_lpi"] = bool(default["tx_lpi"])
     eee["active"] = eee["enabled"] and bool(eee.get("link_partner"))
+    if isinstance(default.get("tx_lpi_timer"), int):  # lan78xx from 6.17: phylink's 50 us
+        eee["tx_lpi_timer"] = default["tx_lpi_timer"]
     if not eee["active"] and default.get("timer_needs_link"):
         eee["tx_lpi_timer"] = 0
 

@@ -51,6 +51,8 @@ def _pause_rules(pause: dict[str, Any], caps: DriverCaps) -> None:
         pause["advertisement"] = str(caps.facts["pause_advertisement"])
     if caps.facts.get("pause_restart_needs_link_autoneg"):  # not over a forced link
         pause["restart_needs_link_autoneg"] = True
+    if caps.facts.get("pause_manual_change_bounces"):  # phylink: down/up on a manual change
+        pause["manual_change_bounces"] = True
     if caps.facts.get("pause_advertisement_needs_link_autoneg"):  # lan78xx: nor advertised
         pause["advertisement_needs_link"] = True
     at_start = caps.facts.get("pause_advertised_at_start")  # phylink: Pause + Asym_Pause

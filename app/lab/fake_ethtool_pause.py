@@ -121,6 +121,13 @@ def _pause_renegotiates(
     if pause.get("restart_needs_link_autoneg") and not _link_autoneg(dev):
         needs_autoneg = True  # lan78xx, bcmgenet: a forced link is not renegotiated
     changed = any(new[k] != pause.get(k) for k in ("autoneg", "rx", "tx"))
+    # phylink_ethtool_set_pauseparam (lan78xx from 6.17): link_failed, down and up, when pause
+    # autoneg flips or RX/TX change with it off, whatever the link's autonegotiation
+    manual = bool(new["autoneg"]) != bool(pause.get("autoneg")) or (
+        not new["autoneg"] and any(new[k] != pause.get(k) for k in ("rx", "tx"))
+    )
+    if pause.get("manual_change_bounces") and manual:
+        return True
     if pause.get("autoneg_default") and new["autoneg"]:
         changed = asked  # igb/igc_set_pauseparam: down and up for any set with autoneg
     encoding = pause.get("advertisement")

@@ -31,7 +31,7 @@ def _show(tmp_path: Path, driver: str, chip: str = "", series: str = "6.12") -> 
     ("driver", "chip", "phyad"),
     [
         ("ax88179_178a", "AX88179", 3),  # ax88179_bind: dev->mii.phy_id = 0x03
-        ("r8152", "RTL8153", 0),  # rtl8152_probe_once never sets tp->mii.phy_id
+        ("r8152", "RTL8153", 32),  # rtl8152_probe_once: phy_id = R8152_PHY_ID (audit 34a)
         ("lan78xx", "LAN7800", 1),  # lan78xx_mdio_init: phy_mask ~(1 << 1), the internal PHY
         ("cdc_ncm", "", 0),  # usbnet_get_link_ksettings_internal: a zeroed ksettings
     ],
@@ -41,8 +41,9 @@ def test_phyad_is_the_address_the_driver_gives(
 ) -> None:
     """Row 1: ethtool 6.1 prints LINKINFO's PHYAD for every driver with get_link_ksettings
     (right after Port). mii_ethtool_get_link_ksettings writes mii->phy_id (ax88179: 3; r8152:
-    never assigned, 0), phy_ethtool_ksettings_get the PHY's MDIO address (lan78xx: 1, the only
-    address lan78xx_mdio_init lets the bus probe on a LAN7800/7850). The lab left it out."""
+    R8152_PHY_ID, 32: audit 34a row 1), phy_ethtool_ksettings_get the PHY's MDIO address
+    (lan78xx: 1, the only address lan78xx_mdio_init lets the bus probe on a LAN7800/7850).
+    The lab left it out."""
     lines = _show(tmp_path, driver, chip, series)
     assert f"\tPHYAD: {phyad}" in lines
     port = next(i for i, line in enumerate(lines) if line.startswith("\tPort: "))

@@ -92,11 +92,12 @@ def test_every_modelled_nic_answers_ethtool_iface_from_its_drivers_facts(
     assert len(parsed.supported_link_modes) == modes and parsed.port == port
     # the board's MDIO address: only the hardware knows it, but r8169's internal PHY is always
     # address 0 (r8169_mdio_register: phy_mask GENMASK(31, 1), mdiobus_get_phy(new_bus, 0)),
-    # ax88179's mii phy_id 3 (ax88179_bind), r8152's 0 (never set), a LAN7800's 1 (audit 9a),
+    # ax88179's mii phy_id 3 (ax88179_bind), r8152's 32 (R8152_PHY_ID, audit 34a), a LAN7800's 1
+    # (audit 9a),
     # a Pi 4's GENET PHY at its device tree's 1 (bcm2711-rpi-4-b.dts ethernet-phy@1, audit 32)
     phyad = [line for line in text.splitlines() if "PHYAD" in line]
     known = {("cm4-rtl8125b-r8169", "eth1"): 0, ("pi4-ax88179", "eth1"): 3,
-             ("pi4-rtl8153", "eth1"): 0, ("pi3bplus-lan78xx", "eth0"): 1,
+             ("pi4-rtl8153", "eth1"): 32, ("pi3bplus-lan78xx", "eth0"): 1,
              ("pi4-ax88179", "eth0"): 1}  # fmt: skip
     expected = known.get((profile, ifname))
     assert phyad == ([] if expected is None else [f"\tPHYAD: {expected}"])
