@@ -50,7 +50,7 @@ def _linkinfo(text: str) -> list[str]:
 
 @pytest.mark.parametrize("kernel", SERIES)
 def test_an_r8152_shows_phy_address_32_as_a_real_adapter_does(tmp_path: Path, kernel: str) -> None:
-    real = (CAPTURES / "r8152_gigabit_netdev_2024_ethtool_phyad_32.txt").read_text("utf-8")
+    real = (CAPTURES / "r8152_gigabit_netdev_2024_ethtool_phyad_32.txt").read_text(encoding="utf-8")
     assert _linkinfo(real) == ["Port: MII", "PHYAD: 32", "Transceiver: internal"]
     state = with_link(lab_state(tmp_path, "r8152", "RTL8153", kernel), **LINK_UP)
     out, err, code = ethtool(state, "eth0")
@@ -93,7 +93,7 @@ def test_lan78xx_from_617_shows_phylinks_50_us_tx_lpi_timer(
     real = (
         Path(__file__).resolve().parents[1] / "captures" / "ethtool_eee"
         / "pi3bplus_lan78xx_6_18_enabled_active_7436.txt"
-    ).read_text("utf-8")  # fmt: skip
+    ).read_text(encoding="utf-8")  # fmt: skip
     assert "Tx LPI: 50 (us)" in real
     # no link partner in this state: EEE enabled, not active, and the timer is shown anyway
     state = with_link(lab_state(tmp_path, "lan78xx", chip, kernel), **LINK_UP)
@@ -129,7 +129,7 @@ RP1 = "Cadence GEM in RP1"  # the Pi 5's NIC, as test_lab_audit31 names it
 DEBIAN_72 = "7.2.0-1-arm64"  # Debian trixie-backports: mainline's macb on RP1
 # a real --show-eee with EEE enabled (systemd issue 32032), as audits 30 and 31 use it
 EEE_ON = (CAPTURES.parent / "ethtool_eee" / "pi_end0_enabled_inactive_systemd_32032.txt").read_text(
-    "utf-8"
+    encoding="utf-8"
 )
 
 
@@ -180,7 +180,7 @@ def test_mainline_before_71_has_no_macb_eee(tmp_path: Path, kernel: str) -> None
 
 def _pause_bounces(state: str) -> int:
     return int(
-        (json.loads(Path(state).read_text("utf-8"))["interfaces"]["eth0"]["pause"]).get(
+        (json.loads(Path(state).read_text(encoding="utf-8"))["interfaces"]["eth0"]["pause"]).get(
             "bounces", 0
         )
     )

@@ -103,9 +103,9 @@ def test_module_of_a_file_linked_by_a_parent_makefile(net_trees: dict[str, Path]
         folder = tree / "drivers/net/wireless/intel/iwlwifi"
         assert not (folder / "pcie/Makefile").exists(), series
         assert "pcie/drv.o" in (folder / "Makefile").read_text(encoding="utf-8"), series
-        assert re.search(r'#define DRV_NAME\s+"iwlwifi"', (folder / "iwl-drv.h").read_text()), (
-            series
-        )
+        assert re.search(
+            r'#define DRV_NAME\s+"iwlwifi"', (folder / "iwl-drv.h").read_text(encoding="utf-8")
+        ), series
         assert _module(folder / "pcie/drv.c") == "iwlwifi", series
         assert _module(folder / "mvm/ops.c") == "iwlmvm", series  # its own directory's Makefile
 
