@@ -5,11 +5,18 @@ SOURCE.md); the corpus test checks whole bundles."""
 
 from __future__ import annotations
 
+import json
+
+import pytest
+
 from sbctune.advice.inspect import inspect_bundle
+from sbctune.catalog.kernel_drivers import load_kernel_drivers
 from sbctune.inventory.firmware_requester import firmware_requester
 from sbctune.inventory.graph import Device
 from sbctune.inventory.sightings import Fact
+from sbctune.resources import resource_root
 from tests.corpus_support import CORPUS, corpus_line, findings_of
+from tests.kernel_trees import kernel_trees
 
 # --- a device whose only driver word is the firmware file its driver asked for ---------------
 
@@ -42,3 +49,49 @@ def test_firmware_names_no_driver_of_another_bus_or_one_that_refused() -> None:
     assert firmware_requester(_device(wanted), "pci") is None
     assert firmware_requester(_device(wanted, ("refused_by", "mwifiex_usb")), "usb") is None
     assert firmware_requester(_device(("firmware_wanted", "no-such/file.bin")), "usb") is None
+
+
+# --- a firmware file a driver picks in a switch on the device's ID ---------------------------
+
+_APALIS_IMX8QM = "tinxp60_apalis_imx8qm_toradex_16753_mwifiex_pcie_fw_missing_grep_prompt"
+
+
+def test_firmware_picked_by_switch_case_names_the_chip() -> None:
+    """mwifiex_pcie asks for mrvl/pcieusb8997_combo_v4.bin under `case
+    PCIE_DEVICE_ID_MARVELL_88W8997:` (pcie.c mwifiex_pcie_get_fw_name()), mwifiex_usb for
+    mrvl/usbusb8997_combo_v4.bin under `case USB8997_PID_1:` (usb.c mwifiex_register_dev()):
+    the 88W8997 of the Apalis iMX8QM and the Apalis iMX6 board, whose lines name no chip."""
+    inv = inspect_bundle(CORPUS / _APALIS_IMX8QM)
+    (pcie,) = [n for n in inv.nics if n.bus_path == "0000:01:00.0"]
+    assert pcie.chip == "88W8997"
+    (usb,) = [n for n in inspect_bundle(CORPUS / _APALIS_IMX6).nics if n.bus_path == "1-1.2"]
+    assert usb.chip == "USB8997"
+
+
+def test_switch_case_firmware_of_another_driver_names_no_chip() -> None:
+    """The row is the driver's: another driver asking for the same name gets no chip from it."""
+    from sbctune.catalog.driver_firmware import chip_by_firmware
+
+    assert chip_by_firmware("mwifiex_pcie", "mrvl/pcieusb8997_combo_v4.bin") == "88W8997"
+    assert chip_by_firmware("mwifiex_sdio", "mrvl/pcieusb8997_combo_v4.bin") is None
+
+
+@pytest.mark.posix_only("obtains Debian's kernel source with apt-get and dpkg")
+def test_switch_case_table_matches_the_source() -> None:
+    """firmware_chips.json's "cases" are what scripts/firmware_cases.py reads in the pinned 6.1
+    and 6.12 trees (mwifiex pcie.c and usb.c), each row in the series that have it."""
+    from firmware_cases import case_files
+    from regen_firmware_chips import GLOBS
+
+    table = json.loads(
+        resource_root().joinpath("kernel_source", "firmware_chips.json").read_text("utf-8")
+    )["cases"]
+    drivers = load_kernel_drivers()
+    for series, tree in kernel_trees(GLOBS).items():
+        for firmware, row in table.items():
+            path = tree / row["file"]
+            if series in row["series"]:
+                got = case_files(path).get(firmware)
+                assert got is not None and got[0] == row["chip"], (series, firmware)
+                assert drivers.get(row["driver"]) is not None
+    assert table["mrvl/pcieusb8997_combo_v4.bin"]["label"] == "PCIE_DEVICE_ID_MARVELL_88W8997"
