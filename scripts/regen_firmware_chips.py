@@ -19,6 +19,10 @@ chip's ("7260-17.ucode", as iwlwifi prints it, is a Wireless 7260's).
 "structs": drivers whose ID table points each device to a struct naming its firmware file by a
 macro (mwifiex sdio.c: SDIO_DEVICE_ID_MARVELL_8887_WLAN -> mwifiex_sdio_sd8887, .firmware =
 SD8887_DEFAULT_FW_NAME), read by firmware_structs.py.
+
+"cases": drivers that pick the file in a `switch` on the device's ID (mwifiex pcie.c: case
+PCIE_DEVICE_ID_MARVELL_88W8997 -> strcpy(adapter->fw_name, PCIEUSB8997_FW_NAME_V4)), read by
+firmware_cases.py.
 """
 
 from __future__ import annotations
@@ -34,6 +38,7 @@ KS = ROOT / "resources" / "kernel_source"
 OUT = KS / "firmware_chips.json"
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from firmware_cases import case_files  # noqa: E402
 from firmware_defines import named_files  # noqa: E402
 from firmware_prefixes import family, prefixes  # noqa: E402
 from firmware_structs import struct_files  # noqa: E402
@@ -110,6 +115,19 @@ def struct_rows(root: Path, table: dict[str, Any]) -> dict[str, dict[str, str]]:
     return out
 
 
+def case_rows(root: Path, table: dict[str, Any]) -> dict[str, dict[str, str]]:
+    """{firmware file: {chip, driver, file, label, macro}} of one tree (firmware_cases.py)."""
+    out: dict[str, dict[str, str]] = {}
+    for name, info in sorted(table["drivers"].items()):
+        path = root / str(info["file"])
+        if not path.is_file():
+            continue
+        for firmware, (chip, label, macro) in case_files(path).items():
+            row = {"chip": chip, "driver": name, "file": info["file"], "label": label}
+            out.setdefault(firmware, {**row, "macro": macro})
+    return out
+
+
 def main() -> int:
     versions = json.loads((KS / "VERSION.json").read_text(encoding="utf-8"))["packages"]
     table = json.loads((KS / "drivers.json").read_text(encoding="utf-8"))
@@ -119,6 +137,7 @@ def main() -> int:
     used: dict[str, str] = {}
     by_prefix: dict[str, dict[str, object]] = {}
     by_struct: dict[str, dict[str, object]] = {}
+    by_case: dict[str, dict[str, object]] = {}
     for series in SERIES:
         source = obtain(series, GLOBS, version=versions.get(f"linux-source-{series}"))
         used[f"linux-source-{series}"] = source.version
@@ -137,6 +156,9 @@ def main() -> int:
         for firmware, item in struct_rows(source.root, table).items():
             row = by_struct.setdefault(firmware, {**item, "series": []})
             row["series"].append(series)  # type: ignore[attr-defined]
+        for firmware, item in case_rows(source.root, table).items():
+            row = by_case.setdefault(firmware, {**item, "series": []})
+            row["series"].append(series)  # type: ignore[attr-defined]
         for prefix, item in prefixes(source.root).items():
             row = by_prefix.setdefault(prefix, {**item, "names": [], "series": []})
             row["names"] = sorted({*row["names"], *item["names"]})  # type: ignore[misc]
@@ -154,6 +176,7 @@ def main() -> int:
                 "prefixes": by_prefix,
                 "macros": by_macro,
                 "structs": by_struct,
+                "cases": by_case,
             },
             indent=1,
             sort_keys=True,
@@ -163,7 +186,7 @@ def main() -> int:
     )
     print(
         f"{len(found)} firmware files, {len(by_macro)} by macro, {len(by_struct)} by device "
-        f"struct and {len(by_prefix)} prefixes "
+        f"struct, {len(by_case)} by switch case and {len(by_prefix)} prefixes "
         "name their chip "
         f"-> {OUT.relative_to(ROOT)}"
     )

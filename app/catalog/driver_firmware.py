@@ -50,6 +50,13 @@ def _struct_chips() -> dict[str, Any]:
     return found if isinstance(found, dict) else {}
 
 
+def _case_chips() -> dict[str, Any]:
+    """Files a driver picks in a switch on the device's ID (mwifiex_pcie's
+    PCIEUSB8997_FW_NAME_V4 under case PCIE_DEVICE_ID_MARVELL_88W8997)."""
+    found = _firmware_table().get("cases")
+    return found if isinstance(found, dict) else {}
+
+
 @functools.cache
 def _prefixes() -> list[tuple[str, bool, dict[str, Any]]]:
     """(prefix, as the log prints it, row), longest first: a file's name is matched by the
@@ -103,12 +110,18 @@ def chip_by_firmware(driver: object, firmware: object) -> str | None:
     chip whose file prefix the name starts with (iwlwifi's "iwlwifi-7260-17.ucode", printed as
     "7260-17.ucode": a Wireless 7260; ath11k's "ath11k/WCN6855/hw2.1/amss.bin": a WCN6855); or
     the chip the driver's own macro for the file names (ath9k_htc's htc_9271.fw: AR9271); or
-    the chip whose device struct names the file (mwifiex_sdio's mrvl/sd8887_uapsta.bin: SD8887).
+    the chip whose device struct names the file (mwifiex_sdio's mrvl/sd8887_uapsta.bin: SD8887),
+    or whose ID's switch case picks it (mwifiex_usb's mrvl/usbusb8997_combo_v4.bin: USB8997).
     The name as the log prints it, cut short, needs the driver that printed it."""
     if not isinstance(firmware, str) or not firmware.strip():
         return None
     name = firmware.split()[0]
-    item = _firmware_chips().get(name) or _macro_chips().get(name) or _struct_chips().get(name)
+    item = (
+        _firmware_chips().get(name)
+        or _macro_chips().get(name)
+        or _struct_chips().get(name)
+        or _case_chips().get(name)
+    )
     if isinstance(item, dict):
         if isinstance(driver, str) and item.get("driver") != driver:
             return None

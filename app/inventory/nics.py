@@ -14,6 +14,7 @@ from sbctune.catalog.driver_families import family_sentence
 from sbctune.catalog.ids import IdDatabase
 from sbctune.catalog.pci_silicon import silicon
 from sbctune.catalog.vendor_formats import vendor_driver
+from sbctune.inventory.firmware_requester import firmware_requester
 from sbctune.inventory.graph import Device
 from sbctune.inventory.loaded_modules import drivers_not_loaded
 from sbctune.inventory.model import Board, Nic, Pcie
@@ -208,7 +209,8 @@ def nic_from_device(
 ) -> Nic:
     bus = bus_of(device)
     nic = Nic(name=_name(device), bus=bus)  # type: ignore[arg-type]
-    nic.driver = _driver(device)
+    # no line names the driver: the one that asked for the device's firmware is it
+    nic.driver = _driver(device) or firmware_requester(device, bus)
     nic.ids = device.value("ids")
     nic.bus_path = _bus_path(device, bus)
     speed = device.value("usb_speed_mbps")

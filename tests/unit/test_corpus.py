@@ -370,6 +370,26 @@ KNOWN_GAPS: dict[str, str] = {
         "(dev_info() with the interface in its words, a driver no 6.1/6.12 table has): eth0 is "
         "found by skb_over_panic's dev:, its platform bus and driver are not"
     ),
+    "tinxp60_am62a_nxp_2125815_moal_iw612_register_adapter_wlan0": (
+        "NXP's out-of-tree MWLAN driver (moal/mlan, nxp-imx/mwifiex) prints its lines with no "
+        "driver or device ('Register NXP 802.11 Adapter wlan0', 'wlan: version = SDIW612---...'): "
+        "no table reads that driver's bare words yet, so wlan0 and its IW612 are not found"
+    ),
+    "tinxp60_apalis_imx8_toradex_12516_mwifiex_pcie_cmd_timeout_indented": (
+        "mwifiex's command timeout is printed by mwifiex_dbg(adapter, MSG, ...) "
+        "(cmdevt.c mwifiex_cmd_timeout_func()), which _mwifiex_dbg() prints with dev_info(): "
+        "no error-level line, so no driver-complaint, though a reader states the timeout"
+    ),
+    "tinxp60_bbgw_balena_259_networkmanager_rfkill_wl18xx_sdio_path": (
+        "NetworkManager 1.4.2's 'rfkill0: found WiFi radio killswitch (at /sys/devices/...) "
+        "(driver wl18xx_driver)' is no format of daemon_lines.json (NM 1.42.4 and 1.52.1), and "
+        "no reader takes the SDIO function mmc2:0001:2 from a sysfs path: no Wi-Fi is found"
+    ),
+    "tinxp60_bbgw_bbl_110_wlcore_booted_g_multi_usb0": (
+        "wlcore's device-less 'wlcore: wl18xx HW: 183x or 180x, PG 2.2 (ROM 0x11)' "
+        "(wl18xx/main.c wl18xx_get_pg_ver(), wl1271_info) is tied to no device: wlan0 is "
+        "found, its WiLink 8 chip is not"
+    ),
 }
 
 
