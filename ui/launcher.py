@@ -10,6 +10,17 @@ from __future__ import annotations
 import sys
 
 
+def run() -> int:
+    """The `sbctune` console script: main(), then a command line's process ends without the
+    interpreter's tear-down (cli/process_end.py); the desktop app exits as before."""
+    code = main()
+    if "PySide6.QtCore" not in sys.modules:  # the CLI: Qt's own exit is left as it was
+        from sbctune.cli.process_end import end_process
+
+        end_process(code)  # returns only when the ordinary exit is needed
+    return code
+
+
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     if args == ["--version"]:  # answered before any import: the CLI's parser loads every command
@@ -34,4 +45,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run())
