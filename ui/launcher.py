@@ -32,10 +32,15 @@ def main(argv: list[str] | None = None) -> int:
         from sbctune.ui.gui_help import print_gui_help
 
         return print_gui_help()
+    gui = not args or args[0] in ("--self-test", "gui")
+    if argv is None and not gui:  # the process's own command line (exit_gc.pause_from_start)
+        from sbctune.cli.exit_gc import pause_from_start
+
+        pause_from_start()
     from sbctune.ui.png_export import register as register_png_export
 
     register_png_export()  # PNG charts need Qt, which the core cannot import
-    if not args or args[0] in ("--self-test", "gui"):
+    if gui:
         from sbctune.ui.app import run_gui
 
         return run_gui(args[1:] if args and args[0] == "gui" else args)
