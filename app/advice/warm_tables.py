@@ -6,8 +6,8 @@ first parse (~25-40 ms of CPU here), after the last answer. `inspect_host` loads
 worker thread during the wait instead. Each loader is cached (functools.cache), so the parse
 finds them ready and its result is the same; a loader that fails here is simply tried again
 by the parse, which reports the failure as before. The kernel log's tables (the kernel message
-table, the two format tables, the probe exits: ~11 ms of CPU from the cache, session 29) are
-loaded here too: every collection reads `dmesg`, so its parse needs them.
+table, the two format tables, the probe exits: ~20 ms of CPU here with their imports,
+session 29) are loaded here too: every collection reads `dmesg`, so its parse needs them.
 """
 
 from __future__ import annotations

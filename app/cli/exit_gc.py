@@ -12,8 +12,8 @@ time). So, as the desktop app does after its start (ui/app.py tune_gc):
 * `pause_from_start()`: the launcher pauses it earlier, from the start of its own command
   line, so that the command line's own imports (the CLI, its parser, logging, the export
   registry) and the kept code it reads (dataclass_code, regex_code: ~450 code objects) are
-  not walked either: ~25 collections, 3 % of a small bundle's `inspect` (callgrind), before
-  imports_unwatched resumed it;
+  not walked either: ~25 collections before imports_unwatched paused it (9 M instructions,
+  1.6 % of a small bundle's `inspect`: callgrind);
 * `freeze_at_exit()`: gc.freeze() is the last exit handler, so the interpreter's final
   collections skip what is left. Exit handlers registered later (temporary folders, log
   handlers) run before it, as before; reference counting still frees what the interpreter
