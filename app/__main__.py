@@ -3,5 +3,8 @@
 import sys
 
 from sbctune.cli.main import main
+from sbctune.cli.process_end import end_process
 
-sys.exit(main())
+code = main()
+end_process(code)  # without the interpreter's tear-down; returns when the ordinary exit is needed
+sys.exit(code)

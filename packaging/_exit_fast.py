@@ -17,8 +17,11 @@ from typing import NoReturn
 
 
 def exit_now(code: int) -> NoReturn:
-    if "PySide6.QtCore" not in sys.modules:
-        sys.exit(code)  # the CLI without Qt: the ordinary exit
+    if "PySide6.QtCore" not in sys.modules:  # the CLI without Qt: as the console script ends
+        from sbctune.cli.process_end import end_process
+
+        end_process(code)  # returns when the ordinary exit is needed
+        sys.exit(code)
     logging.shutdown()
     for stream in (sys.stdout, sys.stderr):
         if stream is not None:

@@ -261,8 +261,11 @@ def _default_catalog() -> Catalog:
         raw: bytes = folder.joinpath(name).read_bytes()
         return raw
 
-    # checked once and kept (catalog_cache): the same objects without the schema's checks
-    return Catalog(*kept_catalog(read_bytes, FILES, lambda: parse_catalog(read)))
+    # checked once and kept (catalog_cache): the same objects without the schema's checks,
+    # the files' digest kept beside their stats (not read nor hashed at every start)
+    return Catalog(
+        *kept_catalog(read_bytes, FILES, lambda: parse_catalog(read), where=folder.joinpath)
+    )
 
 
 def load_catalog(root: str | os.PathLike[str] | None = None) -> Catalog:

@@ -15,7 +15,6 @@ CatalogError as it always did.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable
 from dataclasses import fields
 from typing import Any
@@ -91,24 +90,31 @@ def _code_versions() -> str:
     """The loader's, the schema tools' and the model's code (table_cache.code_version of
     each): an edit of any of them makes the catalog be checked again."""
     from . import loader, schema_node
-    from .table_cache import code_version
+    from .table_cache import code_version, sha256_hex
 
     words = " ".join(code_version(f) for f in (loader.parse_catalog, schema_node.document))
     words += " " + code_version(model.Chip)  # a class: its module's file
-    return hashlib.sha256(words.encode()).hexdigest()[:12]
+    return sha256_hex(words.encode())[:12]
 
 
 def kept_catalog(
-    read: Callable[[str], bytes], files: tuple[str, ...], parse: Callable[[], Any]
+    read: Callable[[str], bytes],
+    files: tuple[str, ...],
+    parse: Callable[[], Any],
+    where: Callable[[str], Any] | None = None,
 ) -> Any:
     """`parse()` (the loader, which reads the files itself), or its value kept from a run on
-    the same files (`read(name)`: a file's bytes). OSError reading a file: parsed, as before."""
-    from .table_cache import cached
+    the same files (`read(name)`: a file's bytes; `where(name)`: its path, whose stat then
+    says whether it changed: unchanged files are neither read nor hashed, table_cache's
+    cached_files). OSError reading a file: parsed, as before."""
+    from .table_cache import cached, cached_files
 
-    try:
-        source = b"\0".join(read(name) for name in files)
-    except OSError:
-        return parse()
+    source = b""
+    if where is None:
+        try:
+            source = b"\0".join(read(name) for name in files)
+        except OSError:
+            return parse()
     parsed: list[Any] = []
     shape = signature()
 
@@ -122,7 +128,14 @@ def kept_catalog(
     def fits(value: object) -> bool:
         return type(value) is list and len(value) == 2 and value[0] == shape
 
-    value = cached(f"catalog-{_code_versions()}", source, build, fits)
+    name = f"catalog-{_code_versions()}"
+    if where is None:
+        value = cached(name, source, build, fits)
+    else:
+        try:
+            value = cached_files(name, tuple(map(where, files)), build, fits)
+        except OSError:
+            return parse()
     if parsed:
         return parsed[0]
     try:

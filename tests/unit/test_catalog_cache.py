@@ -135,3 +135,49 @@ def test_a_value_the_form_cannot_hold_is_not_kept(cache: Path) -> None:
         for _ in range(2):
             assert catalog_cache.kept_catalog(read, ("x",), parse) == odd
         assert runs == [odd, odd]
+
+
+@pytest.mark.posix_only("stat stamps are kept only where st_ctime is a change time")
+def test_a_second_run_neither_reads_nor_hashes_unchanged_files(
+    cache: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The files' digest is kept beside their stats (table_cache.cached_files): a second run
+    reads no catalog file and hashes nothing of them; a file changed since is read and the
+    catalog checked again, as before."""
+    from sbctune.catalog import table_cache
+
+    monkeypatch.setattr(table_cache, "_SETTLED_NS", -(10**18))  # files written just now
+    folder = tmp_path / "catalog"
+    folder.mkdir()
+    for name in FILES:
+        (folder / name).write_bytes(FOLDER.joinpath(name).read_bytes())
+    reads: list[str] = []
+
+    def read(name: str) -> bytes:
+        reads.append(name)
+        return (folder / name).read_bytes()
+
+    def parse() -> Any:
+        return parse_catalog(lambda name: (folder / name).read_text(encoding="utf-8"))
+
+    hashed: list[int] = []
+    real = table_cache.sha256_hex
+    monkeypatch.setattr(
+        table_cache, "sha256_hex", lambda data: hashed.append(len(data)) or real(data)
+    )
+    first = catalog_cache.kept_catalog(read, FILES, parse, where=folder.joinpath)
+    size = sum((folder / name).stat().st_size for name in FILES) + len(FILES) - 1
+    assert size in hashed  # the first run hashed the files' bytes (joined by NUL)
+    hashed.clear()
+    second = catalog_cache.kept_catalog(
+        read, FILES, lambda: pytest.fail("checked"), where=folder.joinpath
+    )
+    assert reads == [] and size not in hashed  # read back by the stamp alone
+    _same(second, first)
+    board = folder / FILES[0]
+    board.write_bytes(board.read_bytes() + b"\n")  # changed: another size
+    checks: list[int] = []
+    catalog_cache.kept_catalog(
+        read, FILES, lambda: checks.append(1) or parse(), where=folder.joinpath
+    )
+    assert checks == [1]

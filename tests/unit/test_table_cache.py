@@ -298,13 +298,13 @@ def test_a_file_table_changed_with_its_size_is_built_again(
 
     assert table_cache.cached_file("f", source, build, _fits) == {"v": "alpha"}
     reads: list[int] = []
-    real_sha = table_cache.hashlib.sha256
+    real_sha = table_cache.sha256_hex
 
     def counting_sha(data: bytes = b"") -> Any:
         reads.append(len(data))
         return real_sha(data)
 
-    monkeypatch.setattr(table_cache.hashlib, "sha256", counting_sha)
+    monkeypatch.setattr(table_cache, "sha256_hex", counting_sha)
     assert table_cache.cached_file("f", source, build, _fits) == {"v": "alpha"}
     assert builds == [b"alpha"] and 5 not in reads  # the stamp said: the source not hashed
     _old_file(source, b"omega", 2_000_000_000)  # same size, another mtime
@@ -493,3 +493,20 @@ def test_a_lazy_rows_table_of_another_shape_reads_as_json_gives_it(
     for _ in range(2):
         got = table_cache.json_file("t", path, rows=("drivers",))
         assert got == value
+
+
+@given(st.binary(max_size=600) | st.sampled_from([b"x" * n for n in (2**18 - 1, 2**18, 2**18 + 1)]))
+def test_sha256_hex_is_the_sha256_whichever_module_hashes(data: bytes) -> None:
+    """CPython's own SHA-256 for small data, hashlib's (OpenSSL) above 256 kB: the digest, and
+    so every cache file's name, is the same either way."""
+    import hashlib
+
+    assert table_cache.sha256_hex(data) == hashlib.sha256(data).hexdigest()
+
+
+def test_without_its_own_sha256_module_hashlib_hashes(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Python or a frozen app without _sha256/_sha2: hashlib's digest, the same."""
+    import hashlib
+
+    monkeypatch.setattr(table_cache, "_own_sha256", lambda: None)
+    assert table_cache.sha256_hex(b"catalog") == hashlib.sha256(b"catalog").hexdigest()
