@@ -4,7 +4,9 @@
 ``8812au`` (morrownr/8812au-20210629) is a USB Wi-Fi driver; ``mt7601Usta`` (MediaTek's STA
 driver) binds 148f:7601 by its own rtusb_dev_id table. So a trace in such a module is a NIC's,
 as a trace in an in-tree network driver is (inventory/trace_watch.py), and the device whose IDs
-its table lists is the one it ran for. A name the table does not hold is never guessed at."""
+its table lists is the one it ran for; a driver whose probe registers a DSA switch (OpenWrt's
+rtl83xx-switch) drives the switch's user ports. A name the table does not hold is never
+guessed at."""
 
 from __future__ import annotations
 
@@ -20,6 +22,7 @@ class VendorDriver:
     wireless: bool
     ids: frozenset[str]  # "148f:7601": the entries of its own ID table
     source: str  # repository@commit and the file that names the module
+    dsa: bool = False  # its probe registers a DSA switch (OpenWrt's rtl83xx-switch)
 
 
 def _normal(name: str) -> str:
@@ -37,6 +40,7 @@ def _drivers() -> dict[str, VendorDriver]:
             _normal(name): VendorDriver(
                 _normal(name), str(row["bus"]), bool(row["wireless"]),
                 frozenset(str(i) for i in row.get("ids", [])), str(row["module_named_by"]),
+                bool(row.get("dsa", False)),
             )
             for name, row in rows.items()
         }  # fmt: skip

@@ -331,11 +331,6 @@ KNOWN_GAPS: dict[str, str] = {
         "read since corpus56 (wlan0, 6 of 10 facts)"
     ),
     # corpus57 (fifty-seventh unseen set), reasons in tests/captures/corpus/README.md
-    "dsa57_sks8300_openwrt_22126_ethtool_lan8_fibre_1000_sfp_selection_failed": (
-        "lan8's only line is OpenWrt's out-of-tree rtl83xx-switch on a platform device "
-        "(1b000000.ethernet-switch), a driver no 6.1/6.12 table has: nothing shown says it is "
-        "a DSA switch driver rather than a MAC driver with several ports"
-    ),
     # corpus58 (fifty-eighth unseen set), left with reasons in tests/captures/corpus/README.md
     "trace58_brix_rtlwifinew_30_rtl8821ae_swiotlb_full_syslog": (
         "3.16's 'swiotlb buffer is full (sz: %zd bytes)' (lib/swiotlb.c "

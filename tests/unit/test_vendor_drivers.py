@@ -92,3 +92,24 @@ def test_the_shipped_table_is_the_scripts_output() -> None:
     for name, row in shipped["drivers"].items():
         assert "@" in row["module_named_by"], name
         assert not row["ids"] or "@" in row["id_table"], name
+
+
+_SKS8300 = "dsa57_sks8300_openwrt_22126_ethtool_lan8_fibre_1000_sfp_selection_failed"
+
+
+def test_an_out_of_tree_dsa_switch_drivers_interface_is_a_switch_port() -> None:
+    """OpenWrt's rtl83xx-switch (target/linux/realtek's common.c: its probe calls
+    dsa_register_switch()) prints lan8's SFP line: the user sees lan8 as a port of the switch
+    behind the CPU's MAC, not a MAC of its own."""
+    inv = inspect_bundle(CORPUS / _SKS8300)
+    (nic,) = inv.nics
+    assert (nic.name, nic.driver, nic.switch_port) == ("lan8", "rtl83xx-switch", True)
+
+
+def test_an_out_of_tree_wifi_driver_is_no_switch_driver() -> None:
+    """Edge: only a row marked dsa makes its interfaces switch ports (8812au's are not)."""
+    from sbctune.inventory.switch_ports import is_switch_driver
+
+    assert is_switch_driver("rtl83xx-switch")
+    assert not is_switch_driver("8812au")
+    assert not is_switch_driver("rtl83xx-switchx")
