@@ -345,11 +345,6 @@ KNOWN_GAPS: dict[str, str] = {
         "names the chip (its ID table's 0296:5347 is named WILC1000 only by the kernel's "
         "include/linux/mmc/sdio_ids.h, which no table reads yet)"
     ),
-    "trace58_nuc970_nuvoton_12_emac0_eth0_skb_over_panic_65535": (
-        "Nuvoton's BSP EMAC driver says 'nuc970-emac0 nuc970-emac0: eth0 is OPENED' "
-        "(dev_info() with the interface in its words, a driver no 6.1/6.12 table has): eth0 is "
-        "found by skb_over_panic's dev:, its platform bus and driver are not"
-    ),
 }
 
 

@@ -113,3 +113,21 @@ def test_an_out_of_tree_wifi_driver_is_no_switch_driver() -> None:
     assert is_switch_driver("rtl83xx-switch")
     assert not is_switch_driver("8812au")
     assert not is_switch_driver("rtl83xx-switchx")
+
+
+_NUC970 = "trace58_nuc970_nuvoton_12_emac0_eth0_skb_over_panic_65535"
+
+
+def test_a_vendor_line_on_a_platform_device_named_alone_gives_its_interface() -> None:
+    """The NUC970 board file's EMAC is a platform device with no id, named as its driver:
+    "nuc970-emac0 nuc970-emac0: eth0 is OPENED" (dev_info() of nuc970_ether_open(), the row of
+    vendor_formats.json read from Nuvoton's tree) makes eth0 that device's, on its driver."""
+    (nic,) = _log(_stored(_NUC970).splitlines()[0] + "\n").nics
+    assert (nic.name, nic.driver, nic.bus) == ("eth0", "nuc970-emac0", "platform")
+
+
+def test_a_device_named_alone_without_its_drivers_row_is_no_nic() -> None:
+    """Edge: the same shape from a driver no row reads, or words the row does not print, say
+    nothing of an interface."""
+    assert _log("bcm2835-codec bcm2835-codec: eth0 is OPENED\n").nics == []
+    assert _log("nuc970-emac0 nuc970-emac0: eth0 was OPENED\n").nics == []
