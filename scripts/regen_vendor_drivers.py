@@ -38,6 +38,12 @@ SOURCES: list[dict[str, object]] = [
             "path": "Makefile",
             "lines": ["CONFIG_RTL8812A = y", "CONFIG_USB_HCI = y", "MODULE_NAME = 8812au"],
         },
+        "ids": {
+            "commit": "74f5d89eb75dcf7419a8519b56130100e8513589",
+            "path": "os_dep/linux/usb_intf.c",
+            "table": "rtw_usb_id_tbl",
+            "defines": ["CONFIG_RTL8812A"],  # the Makefile: CONFIG_RTL8812A = y
+        },
     },
     {
         "module": "mt7662u_sta",

@@ -131,3 +131,16 @@ def test_a_device_named_alone_without_its_drivers_row_is_no_nic() -> None:
     nothing of an interface."""
     assert _log("bcm2835-codec bcm2835-codec: eth0 is OPENED\n").nics == []
     assert _log("nuc970-emac0 nuc970-emac0: eth0 was OPENED\n").nics == []
+
+
+def test_a_vendor_trace_joins_a_stick_its_table_lists_not_a_second_nic() -> None:
+    """Edge: the Kirkwood bundle with its stick's IDs and module edited to an RTL8812AU's
+    (2357:0101, TP-Link's Archer T4U, in 8812au's rtw_usb_id_tbl under CONFIG_RTL8812A): one
+    NIC, the stick at 1-1.1, with the complaint; not the stick plus a device-less 8812au."""
+    text = _stored(_KIRKWOOD).replace(
+        "idVendor=148f, idProduct=7601", "idVendor=2357, idProduct=0101"
+    )
+    inv = _log(text.replace("[mt7601Usta]", "[8812au]"))
+    (nic,) = inv.nics
+    assert (nic.bus_path, nic.ids) == ("1-1.1", "2357:0101")
+    assert findings_of(inv, "driver-complaint")
