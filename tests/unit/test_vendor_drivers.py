@@ -9,6 +9,9 @@ from __future__ import annotations
 import importlib.util
 import json
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 from sbctune.advice.inspect import inspect_bundle, inventory_from_raw
 from sbctune.catalog.vendor_drivers import vendor_module, vendor_modules_listing
@@ -73,15 +76,20 @@ def test_the_table_reads_module_names_as_the_kernel_prints_them() -> None:
     assert vendor_module("r8152") is None
 
 
-def test_the_shipped_table_is_the_scripts_output() -> None:
-    """Each row names its repository, commit and file; the ID table parser keeps #ifdef'd
-    entries only when the build defines the guard."""
+def _regen() -> Any:
     spec = importlib.util.spec_from_file_location(
         "regen_vendor_drivers", _ROOT / "scripts" / "regen_vendor_drivers.py"
     )
     assert spec is not None and spec.loader is not None
     regen = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(regen)
+    return regen
+
+
+def test_the_id_table_parser_keeps_the_entries_the_build_defines() -> None:
+    """Each shipped row names its repository, commit and file; the ID table parser keeps
+    #ifdef'd entries only when the build defines the guard."""
+    regen = _regen()
     entries = ["#ifdef A", "{USB_DEVICE(0x1, 0x2)},", "#else", "{USB_DEVICE(0x3, 0x4)},", "#endif"]
     table = "T t[] = {\n" + "\n".join(entries) + "\n};"
     assert regen.read_table(table, "t", {"A"}) == ["0001:0002"]
@@ -144,3 +152,13 @@ def test_a_vendor_trace_joins_a_stick_its_table_lists_not_a_second_nic() -> None
     (nic,) = inv.nics
     assert (nic.bus_path, nic.ids) == ("1-1.1", "2357:0101")
     assert findings_of(inv, "driver-complaint")
+
+
+def test_the_shipped_table_is_the_scripts_output_over_the_stored_sources() -> None:
+    """Where the sources' copies are at hand (~/.cache/sbctune/vendor-src: a clone or the
+    search tool's stored excerpts, see the script), the shipped table is what they give."""
+    regen = _regen()
+    if not regen.DEFAULT_SOURCE.is_dir():
+        pytest.skip(f"no copies of the vendor sources in {regen.DEFAULT_SOURCE}")
+    shipped = json.loads(regen.OUT.read_text(encoding="utf-8"))
+    assert regen.build(regen.DEFAULT_SOURCE) == shipped
