@@ -23,6 +23,7 @@ import re
 
 from sbctune.catalog.dsa_switch_drivers import switch_driver_file
 from sbctune.catalog.kernel_drivers import load_kernel_drivers
+from sbctune.catalog.vendor_drivers import vendor_module
 from sbctune.inventory.graph import Device
 from sbctune.inventory.model import Nic
 from sbctune.wording import counted
@@ -44,8 +45,11 @@ def conduit_of(name: str, parent: str | None) -> str | None:
 def is_switch_driver(driver: str | None) -> bool:
     """A DSA switch driver of the kernel (drivers/net/dsa/): by the generated table of their
     names in 5.10, 6.1 and 6.12 (MDIO ones and older names included), or by drivers.json's
-    file for a name only it has."""
+    file for a name only it has; or an out-of-tree one vendor_drivers.json marks "dsa"."""
     if switch_driver_file(driver) is not None:
+        return True
+    vendor = vendor_module(driver)  # an out-of-tree one whose source registers a DSA switch
+    if vendor is not None and vendor.dsa:
         return True
     known = load_kernel_drivers().get(driver)
     return known is not None and known.file.startswith(_DSA_DIR)

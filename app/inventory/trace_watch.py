@@ -26,6 +26,7 @@ from pathlib import PurePosixPath
 from sbctune.catalog.ids import load_ids
 from sbctune.catalog.kernel_drivers import load_kernel_drivers
 from sbctune.catalog.library_modules import library_makefile
+from sbctune.catalog.vendor_drivers import vendor_module, vendor_modules_listing
 from sbctune.inventory.parsers.dmesg import DmesgEvent
 from sbctune.inventory.sightings import Key, Sighting, iface_key
 from sbctune.inventory.trace_library import PREFIX, library_nic, library_part, uses
@@ -137,7 +138,10 @@ def _directory_of_module(module: str) -> tuple[str, str | None] | None:
     if makefile and drivers_in(str(PurePosixPath(makefile).parent)):
         return str(PurePosixPath(makefile).parent), None
     part = library_part(module)  # rtlwifi's rtl_usb: its drivers live in subdirectories
-    return (part, None) if part is not None else None
+    if part is not None:
+        return part, None
+    vendor = vendor_module(module)  # an out-of-tree network driver its source names (8812au)
+    return (_OWN_MODULE + vendor.module, vendor.module) if vendor is not None else None
 
 
 @functools.cache
@@ -204,6 +208,8 @@ def tie_traces(found: list[Sighting]) -> list[Sighting]:
             ties.append(Sighting([next(iter(keys)), ("trace", directory)]))
         elif not keys and directory.startswith(PREFIX):
             ties.append(library_nic(directory))
+        elif not keys and (name := named.get(directory)) and (vendor := vendor_module(name)):
+            ties.append(_vendor_nic(directory, vendor.module, vendor.bus, vendor.wireless))
         elif not keys and (name := named.get(directory)):
             driver = load_kernel_drivers().get(name)
             if driver is None or not driver.buses:
@@ -215,6 +221,19 @@ def tie_traces(found: list[Sighting]) -> list[Sighting]:
                 own.add("bus", driver.buses[0], _SRC, why)
             ties.append(own)
     return ties
+
+
+def _vendor_nic(key: str, module: str, bus: str, wireless: bool) -> Sighting:
+    """The NIC an out-of-tree network driver's trace stands for when the log shows none of the
+    devices its ID table lists: its driver, bus and Wi-Fi from vendor_drivers.json."""
+    own = Sighting([("trace", key)])
+    why = f"{module}: the kernel's trace ran in this out-of-tree network driver's module"
+    own.add("driver", module, _SRC, why)
+    own.add("bus", bus, _SRC, why)
+    own.add("net_device", True, _SRC, why)  # only a network driver's device runs its code
+    if wireless:
+        own.add("wireless", True, _SRC, why)
+    return own
 
 
 def tie_listed_traces(found: list[Sighting]) -> list[Sighting]:
@@ -251,7 +270,8 @@ def _directories_listing(ids: str) -> frozenset[str]:
     table, aliases = load_kernel_drivers(), load_ids()
     names = {d.name for bus in ("usb", "pci") for d in table.for_ids(bus, ids)}
     names |= {n for bus in ("usb", "pci") for n in aliases.drivers_for(bus, ids)}
-    return frozenset(d for n in names if (d := _directory_of_driver(n)) is not None)
+    found = {d for n in names if (d := _directory_of_driver(n)) is not None}
+    return frozenset(found | {_OWN_MODULE + m for m in vendor_modules_listing(ids)})
 
 
 def named_in(line: str) -> str | None:

@@ -228,12 +228,6 @@ KNOWN_GAPS: dict[str, str] = {
     ),
     # corpus26 (twenty-sixth unseen set), left with reasons in tests/captures/corpus/README.md
     # corpus28 (twenty-eighth unseen set), left with reasons in tests/captures/corpus/README.md
-    "x86_amd_a6210_2_mt7662u_sta_out_of_tree_warning_no_device": (
-        "the only line is a WARNING in the out-of-tree mt7662u_sta module; no line names its USB "
-        "device and no table knows the module as a Wi-Fi driver (oot_chips reads a chip from such "
-        "a name, but only for a device a line shows): missing a NIC made from an unknown module's "
-        "trace alone, which would guess at any module's WARNING"
-    ),
     # corpus27 (twenty-seventh unseen set), left with reasons in tests/captures/corpus/README.md
     "hi3518e_hi35xx_buildroot_4_himii_phy_link_up_100_glued_login_prompt_vendor_insmod": (
         "eth0's link is read now (the lone PHY and the lone interface, corpus27), but its bus "
@@ -274,12 +268,6 @@ KNOWN_GAPS: dict[str, str] = {
         "mesh0 is an 802.11s mesh point only by OpenWrt's naming (the wireless config's "
         "'mesh0'): no line here names its driver, wiphy or a Wi-Fi kernel's template for it, "
         "so wireless stays unknown-as-false; a rule on the name alone would guess"
-    ),
-    "wifi_pi4_kismet_8812au_63_rtw_mlme_warning_hardware_name": (
-        "the WARNING names the module [8812au] (Realtek's out-of-tree RTL8812AU USB driver) and "
-        "no device: oot_chips reads the chip from such a module's name, but only for a device a "
-        "line shows; missing, as for x86_amd_a6210_2's mt7662u_sta: a NIC made of an "
-        "out-of-tree Wi-Fi module's trace alone, with nothing else to tell it by"
     ),
     # corpus42 (forty-second unseen set), left with its reason in tests/captures/corpus/README.md
     # corpus46 (forty-sixth unseen set), left with its reason in tests/captures/corpus/README.md
@@ -343,11 +331,6 @@ KNOWN_GAPS: dict[str, str] = {
         "read since corpus56 (wlan0, 6 of 10 facts)"
     ),
     # corpus57 (fifty-seventh unseen set), reasons in tests/captures/corpus/README.md
-    "dsa57_sks8300_openwrt_22126_ethtool_lan8_fibre_1000_sfp_selection_failed": (
-        "lan8's only line is OpenWrt's out-of-tree rtl83xx-switch on a platform device "
-        "(1b000000.ethernet-switch), a driver no 6.1/6.12 table has: nothing shown says it is "
-        "a DSA switch driver rather than a MAC driver with several ports"
-    ),
     # corpus58 (fifty-eighth unseen set), left with reasons in tests/captures/corpus/README.md
     "trace58_brix_rtlwifinew_30_rtl8821ae_swiotlb_full_syslog": (
         "3.16's 'swiotlb buffer is full (sz: %zd bytes)' (lib/swiotlb.c "
@@ -357,18 +340,10 @@ KNOWN_GAPS: dict[str, str] = {
     ),
     "trace58_imx6_wilc_50_wilc_sdio_cfg_set_scheduling_while_atomic": (
         "Microchip's out-of-tree 'wilc_sdio' module (the kernel's own, 6.1's "
-        "drivers/net/wireless/microchip/wilc1000/sdio.c, registers 'wilc1000_sdio'): no table "
-        "reads a chip or a bus from that module name, and no device is shown"
-    ),
-    "trace58_kirkwood_porjo_21_mt7601usta_khubd_order5_indented": (
-        "the allocation failure is in Mediatek's vendor module mt7601Usta, which no table "
-        "ties to 148f:7601 (the in-tree driver is mt7601u): the stick is found, its complaint "
-        "is not tied to it"
-    ),
-    "trace58_nuc970_nuvoton_12_emac0_eth0_skb_over_panic_65535": (
-        "Nuvoton's BSP EMAC driver says 'nuc970-emac0 nuc970-emac0: eth0 is OPENED' "
-        "(dev_info() with the interface in its words, a driver no 6.1/6.12 table has): eth0 is "
-        "found by skb_over_panic's dev:, its platform bus and driver are not"
+        "drivers/net/wireless/microchip/wilc1000/sdio.c, registers 'wilc1000_sdio'): since gaps29 "
+        "vendor_drivers.json makes the trace an SDIO Wi-Fi NIC with its complaint, but nothing "
+        "names the chip (its ID table's 0296:5347 is named WILC1000 only by the kernel's "
+        "include/linux/mmc/sdio_ids.h, which no table reads yet)"
     ),
     "tinxp60_am62a_nxp_2125815_moal_iw612_register_adapter_wlan0": (
         "NXP's out-of-tree MWLAN driver (moal/mlan, nxp-imx/mwifiex) prints its lines with no "

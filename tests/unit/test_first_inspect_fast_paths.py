@@ -344,6 +344,8 @@ def _plain_classify(msg: str) -> tuple[str, dict[str, str]] | None:
         or dmesg_classify.bcmdhd_line(msg)
         # corpus56's "unisoc_wifi unisoc_wifi wlan0: ..." (a platform device named alone)
         or dmesg_classify.named_alone_netdev(msg, dmesg_classify._is_netdev_name)
+        # gaps29's "nuc970-emac0 nuc970-emac0: eth0 is OPENED" (a vendor row's interface)
+        or dmesg_classify.named_alone_device(msg, dmesg_classify._vendor_iface)
         # corpus49's "ethernet eth0: stmmac_open: ..." (a netdev line's prefix cut to one word)
         or dmesg_classify.cut_netdev_line(msg, dmesg_classify._is_netdev_name)
     )

@@ -121,7 +121,9 @@ def test_switch_drivers_by_the_kernel_table() -> None:
     assert is_switch_driver("qca8k")  # an MDIO driver: drivers.json has none of those
     assert is_switch_driver("mt7530")  # 6.1's name; 6.12: "mt7530-mdio"
     assert not is_switch_driver("mtk_soc_eth")
-    assert not is_switch_driver("rtl83xx-switch")  # OpenWrt's out-of-tree: in no table
+    assert not is_switch_driver("rtl83xx-switchx")
+    # OpenWrt's out-of-tree rtl83xx-switch: by vendor_drivers.json's "dsa" (gaps29)
+    assert is_switch_driver("rtl83xx-switch")
     assert not is_switch_driver(None)
     assert not is_switch_driver("\x00lan1@eth0")
 

@@ -11,7 +11,7 @@ from sbctune.catalog.library_modules import library_users
 from sbctune.catalog.netdev_named_formats import iface_named
 from sbctune.catalog.old_formats import old_format_line
 from sbctune.catalog.oot_chips import chip_by_oot_name
-from sbctune.catalog.vendor_formats import vendor_function_line
+from sbctune.catalog.vendor_formats import vendor_function_line, vendor_line
 
 from .boot_firmware_lines import boot_firmware_line
 from .daemon_lines import daemon_line
@@ -19,7 +19,7 @@ from .dmesg_bare_wiphy import bare_wiphy
 from .dmesg_cut_netdev import cut_netdev_line
 from .dmesg_func_ndev import func_ndev_line
 from .dmesg_mii_phy import mii_phy_line
-from .dmesg_named_alone import named_alone_netdev
+from .dmesg_named_alone import named_alone_device, named_alone_netdev
 from .dmesg_patterns import _NEEDLES, _PATTERNS, IFACE, OF_NODE
 from .dmesg_usb_serial import usb_serial_gone
 from .lazy_pattern import Lazy, later
@@ -123,8 +123,18 @@ def classify(msg: str) -> tuple[str, dict[str, str]] | None:
     # "unisoc_wifi unisoc_wifi wlan0: ...": a netdev line on a platform device named alone
     if found := named_alone_netdev(msg, _is_netdev_name):
         return found
+    # "nuc970-emac0 nuc970-emac0: eth0 is OPENED": an out-of-tree driver's own line on its
+    # platform device named alone, the interface in its words by its row of vendor_formats.json
+    if found := named_alone_device(msg, _vendor_iface):
+        return found
     # "ethernet eth0: stmmac_open: Hw setup failed": a netdev line's prefix cut to one word
     return cut_netdev_line(msg, _is_netdev_name)
+
+
+def _vendor_iface(driver: str, msg: str) -> str | None:
+    """The interface an out-of-tree driver's row reads from its line ("%s is OPENED")."""
+    found = vendor_line(driver, msg)
+    return found[1].get("iface") if found is not None else None
 
 
 def _kinds_of(msg: str) -> frozenset[str]:

@@ -32,3 +32,24 @@ def named_alone_netdev(
     if not is_netdev_name(iface):
         return None
     return "device", {"driver": name, "device": name, "iface": iface, "named_alone": "1"}
+
+
+def named_alone_device(
+    msg: str, iface_of: Callable[[str, str], str | None]
+) -> tuple[str, dict[str, str]] | None:
+    """("device", {...}) for a driver's own line on its platform device named alone, "name
+    name: msg" (dev_info() on a board file's device, PLATFORM_DEVID_NONE as above), when the
+    driver's source prints the interface in `msg` by a format `iface_of(name, msg)` reads (an
+    out-of-tree driver's row of vendor_formats.json: Nuvoton's "nuc970-emac0 nuc970-emac0: eth0
+    is OPENED", nuc970_ether0.c nuc970_ether_open()). Without such a row the shape says nothing
+    of a NIC ("bcm2835-codec bcm2835-codec: ...")."""
+    head, sep, _rest = msg.partition(": ")
+    name, space, again = head.partition(" ")
+    if not sep or not space or name != again or not 2 <= len(name) <= 31:
+        return None
+    if not name[0].isalpha() or not set(name) <= _NAME_CHARS:
+        return None
+    iface = iface_of(name, msg)
+    if iface is None:
+        return None
+    return "device", {"driver": name, "device": name, "iface": iface, "named_alone": "1"}
