@@ -255,12 +255,19 @@ def add_hand_facts(
 def _extend(b: _Building, fact: dict[str, Any], where: str) -> None:
     """A fact marked "extends" (read in a later tree: r8169's coalescing refusal in 7.2 also
     names the RTL8127A and RTL9151A, which rtl_is_8125 covers there and 6.12 does not bind):
-    its items join the same-named list the earlier series' facts gave, each cited on its own
-    ("NAME:ITEM"), instead of being ignored as a second fact of that name (audit 34b row 8)."""
+    its items (or, for a map by chip, its chips) join the same-named fact the earlier series'
+    facts gave, each cited on its own ("NAME:ITEM"), instead of being ignored as a second fact
+    of that name (audit 34b row 8); what the earlier facts say of an item stays."""
     name = fact["fact"]
-    have = list(b.facts.get(name) or [])
-    added = [item for item in fact["value"] if item not in have]
-    b.facts[name] = have + added
+    value = fact["value"]
+    if isinstance(value, dict):  # by chip: a chip the earlier facts do not name joins them
+        have_keys = dict(b.facts.get(name) or {})
+        added = [key for key in value if key not in have_keys]
+        b.facts[name] = {**have_keys, **{key: value[key] for key in added}}
+    else:
+        have = list(b.facts.get(name) or [])
+        added = [item for item in value if item not in have]
+        b.facts[name] = have + added
     b.cites.setdefault(name, where)
     b.cites.update({f"{name}:{item}": where for item in added})
 
