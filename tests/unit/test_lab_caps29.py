@@ -10,6 +10,8 @@ and only bounded in others ("first": {"above", "by"}): r8169 keeps EEE off on th
 per-chip EEE default (eee_by_chip "enabled": false) that the lab and the plan's words read.
 Row 10: a chip's EEE mode kept out of its advertisement for good (eee_by_chip "disabled_modes":
 the RTL8125A's 2500baseT/Full from 6.13), now and after any `--set-eee`.
+Row 6: the same patch-level dating for stmmac's S-VLAN stripping, set for XGMAC cores only from
+the stable fix c63ce7b9c7e7 (7.2.11, 7.3 on): "off [fixed]" on the SBCs' GMAC/GMAC4 glues.
 """
 
 from __future__ import annotations
@@ -206,3 +208,36 @@ def test_25g_eee_stays_advertised_before_613_and_on_other_chips(
     path = with_link(lab_state(tmp_path, "r8169", chip, kernel), **LINK_UP)
     advertised = _eee(path)["text"].split("Advertised EEE link modes:")[1].split("Link partner")[0]
     assert "2500baseT/Full" in advertised
+
+
+# --- row 6: stmmac's S-VLAN stripping, XGMAC only from 7.2.11 ---------------------------------
+
+
+def _feature(path: str, name: str) -> str:
+    out, err, code = ethtool(path, "-k", "eth0")
+    assert code == 0, err
+    return next(line.split(": ", 1)[1] for line in out.splitlines() if line.startswith(name + ":"))
+
+
+@POSIX
+@pytest.mark.parametrize("kernel", ["7.2.11", "7.2.12+bpo-arm64", "7.3.2"])
+@pytest.mark.parametrize("chip", ["RK3588", "allwinner,sun50i-h6-emac"])
+def test_a_gmac_shows_no_svlan_stripping_from_7211(tmp_path: Path, chip: str, kernel: str) -> None:
+    """__stmmac_dvr_probe: HW_VLAN_STAG_RX only where core_type == DWMAC_CORE_XGMAC; the lab
+    showed "on [fixed]" on every core and kernel."""
+    path = lab_state(tmp_path, "stmmac", chip, kernel)
+    assert _feature(path, "rx-vlan-stag-hw-parse") == "off [fixed]"
+    assert _feature(path, "rx-vlan-offload").startswith("on")  # CTAG_RX stays
+
+
+@POSIX
+@pytest.mark.parametrize(
+    ("chip", "kernel"),
+    [("RK3588", "7.2.10"), ("RK3588", "6.12.117"), ("RK3588", "6.1.0-27-arm64"),
+     ("nvidia,tegra234-mgbe", "7.2.12"), ("altr,socfpga-stmmac-agilex5", "7.3.0")],
+)  # fmt: skip
+def test_svlan_stripping_stays_before_the_fix_and_on_xgmac(
+    tmp_path: Path, chip: str, kernel: str
+) -> None:
+    path = lab_state(tmp_path, "stmmac", chip, kernel)
+    assert _feature(path, "rx-vlan-stag-hw-parse") == "on [fixed]"
