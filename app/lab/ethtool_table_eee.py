@@ -94,6 +94,22 @@ def eee_by_chip(eee: dict[str, Any], caps: DriverCaps, chip: str) -> None:
     )
 
 
+def eee_disabled_modes(eee: dict[str, Any], caps: DriverCaps, chip: str) -> None:
+    """The EEE modes a driver keeps out of the chip's advertisement for good (the rule's
+    "disabled_modes", a list or "all": phylib's eee_disabled_modes, which phy_support_eee,
+    phy_advertise_eee_all and genphy_c45_ethtool_set_eee leave out; r8169 from 6.13 the RTL8125A's
+    2500baseT/Full, phy_disable_eee_mode; from 7.2.10 every mode of the RTL8168h/8111h,
+    phy_disable_eee): advertised without them now and after any --set-eee (fake_ethtool_eee)."""
+    rule = driver_caps.by_chip(caps.facts.get("eee_by_chip"), chip) or {}
+    disabled = rule.get("disabled_modes")
+    if not disabled:
+        return
+    eee["disabled_modes"] = list(eee["supported"]) if disabled == "all" else list(disabled)
+    eee["advertised"] = [m for m in eee["supported"] if m not in eee["disabled_modes"]]
+    if not eee["advertised"]:
+        eee["active"] = False
+
+
 def eee_modes(eee: dict[str, Any], caps: DriverCaps) -> None:
     """The EEE link modes the driver reports where the table says so for the profile's series
     (igc: none on 6.1, 100/1000/2500baseT on 6.12; an unknown kernel: the model's, unless
@@ -159,6 +175,7 @@ def hold_eee(state: dict[str, Any], caps: DriverCaps, chip: str, speed_mbps: flo
     if caps.facts.get("eee_tx_lpi_timer_unreported"):  # igb, igc, atlantic: always 0
         eee["timer_unreported"] = True
     eee_modes(eee, caps)
+    eee_disabled_modes(eee, caps, chip)
     eee_timer(eee, caps, chip, speed_mbps)
     rule = advertise_rule(caps)
     # fake_ethtool_eee: phylib writes (or refuses) a --set-eee advertise, against the PHY's EEE

@@ -46,6 +46,9 @@ def hold_features(features: dict[str, Any], caps: DriverCaps, chip: str = "") ->
     for name in (n for n in rule.get("fixed_off", []) if n in features["order"]):
         wanted.pop(name, None)
         features["fixed"][name] = False
+    for name in (n for n in rule.get("fixed_on", []) if n in features["order"]):
+        wanted.pop(name, None)  # stmmac's XGMAC cores keep S-VLAN stripping on 7.2.11+
+        features["fixed"][name] = True
     for key, on in (("changeable_on", True), ("changeable_off", False)):
         for name in (n for n in rule.get(key, []) if n in features["order"]):
             features["fixed"].pop(name, None)

@@ -195,10 +195,13 @@ def eee_advertised(
     if not enabled:
         return []
     supported = list(eee["supported"])
-    asked = [m for m in supported if bits >> mode_bits.get(m, 99) & 1]
+    # modes the driver disabled are checked as supported but never written (7.2
+    # genphy_c45_ethtool_set_eee: EINVAL outside supported_eee, then andnot eee_disabled_modes)
+    kept = [m for m in supported if m not in eee.get("disabled_modes", [])]
+    asked = [m for m in kept if bits >> mode_bits.get(m, 99) & 1]
     known = sum(1 << mode_bits[m] for m in supported if m in mode_bits)
     if not bits:
-        return supported
+        return kept
     if bits & ~known and eee.get("adv_rule") in ("EINVAL", "EINVAL_if_on"):
         return None
     return asked

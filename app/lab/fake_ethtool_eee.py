@@ -57,5 +57,9 @@ def keep_advertisement(
         eee["advertised"] = advertised
         if eee["enabled"] and not advertised:
             eee["enabled"] = eee["active"] = False
+    elif eee["enabled"] and not was_on and eee.get("disabled_modes"):
+        # phy_advertise_eee_all / genphy_c45_ethtool_set_eee: never the disabled modes
+        eee["advertised"] = [m for m in eee["supported"] if m not in eee["disabled_modes"]]
+        eee["active"] = eee["active"] and bool(eee["advertised"])
     elif eee["enabled"] and not was_on:
         eee.pop("advertised", None)

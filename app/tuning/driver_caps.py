@@ -20,6 +20,7 @@ from sbctune.tuning.driver_caps_build import add_generated_mtu, add_hand_facts, 
 from sbctune.tuning.driver_caps_model import DriverCaps
 from sbctune.tuning.driver_caps_rules import (
     by_chip,
+    chip_rule,
     coalesce_scale_rows,
     coalesce_written,
     edom_frame_extra,
@@ -35,6 +36,7 @@ __all__ = [
     "DriverCaps",
     "by_chip",
     "caps",
+    "chip_rule",
     "coalesce_scale_rows",
     "coalesce_written",
     "edom_frame_extra",

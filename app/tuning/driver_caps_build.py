@@ -48,6 +48,8 @@ class _Building:
     unsure: set[str] = field(default_factory=set)
     claims: dict[tuple[str, str], tuple[frozenset[str], Any] | None] = field(default_factory=dict)
     dated: set[str] = field(default_factory=set)
+    # facts of a later tree that add to the earlier series' fact of the same name ("extends")
+    extensions: list[tuple[dict[str, Any], str]] = field(default_factory=list)
 
 
 def _table_ops(entry: dict[str, Any], table: str | None) -> dict[str, str]:
@@ -181,6 +183,9 @@ _FACT_RULES: dict[str, Callable[[_Building, dict[str, Any], str], bool]] = {
 
 def _apply_fact(b: _Building, fact: dict[str, Any], where: str, carried: bool | None) -> None:
     name = fact["fact"]
+    if fact.get("extends"):  # added after the facts it extends, whatever the order given
+        b.extensions.append((fact, where))
+        return
     if carried is None and name == "ops_added":
         b.unsure |= set(fact["value"])  # not claimed: the planner tries and reads back
         b.cites.update(dict.fromkeys(fact["value"], where))
@@ -243,6 +248,28 @@ def add_hand_facts(
             b.facts[name] = {k: v for k, v in b.facts[name].items() if k != key}
         elif key == "":
             b.facts.pop(name, None)
+    for fact, where in b.extensions:
+        _extend(b, fact, where)
+
+
+def _extend(b: _Building, fact: dict[str, Any], where: str) -> None:
+    """A fact marked "extends" (read in a later tree: r8169's coalescing refusal in 7.2 also
+    names the RTL8127A and RTL9151A, which rtl_is_8125 covers there and 6.12 does not bind):
+    its items (or, for a map by chip, its chips) join the same-named fact the earlier series'
+    facts gave, each cited on its own ("NAME:ITEM"), instead of being ignored as a second fact
+    of that name (audit 34b row 8); what the earlier facts say of an item stays."""
+    name = fact["fact"]
+    value = fact["value"]
+    if isinstance(value, dict):  # by chip: a chip the earlier facts do not name joins them
+        have_keys = dict(b.facts.get(name) or {})
+        added = [key for key in value if key not in have_keys]
+        b.facts[name] = {**have_keys, **{key: value[key] for key in added}}
+    else:
+        have = list(b.facts.get(name) or [])
+        added = [item for item in value if item not in have]
+        b.facts[name] = have + added
+    b.cites.setdefault(name, where)
+    b.cites.update({f"{name}:{item}": where for item in added})
 
 
 def _not_yet(b: _Building, fact: dict[str, Any], tree: str) -> None:

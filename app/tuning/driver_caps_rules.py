@@ -18,6 +18,18 @@ def by_chip(rules: dict[str, Any] | None, chip: str | None) -> Any:
     return (rules or {})[max(names, key=len)] if names else None
 
 
+def chip_rule(caps: DriverCaps | None, fact: str, chip: str | None) -> tuple[str, Any] | None:
+    """(the chip's name in `fact`, its rule) for the longest name `chip` contains (by_chip's
+    choice, with the name the user is shown: r8169's "RTL8168h" of eee_by_chip), else None."""
+    rules = caps.facts.get(fact) if caps is not None else None
+    squeezed = (chip or "").lower().replace(" ", "")
+    names = [n for n in (rules or {}) if squeezed and n.lower().replace(" ", "") in squeezed]
+    if not rules or not names:
+        return None
+    name = max(names, key=len)
+    return str(name), rules[name]
+
+
 def coalesce_scale_rows(caps: DriverCaps, chip: str | None) -> dict[str, list[int]] | None:
     """r8169's coalescing scales (ns per unit) by link speed for this chip: the PCI RTL8169
     family's own rows (rtl_coalesce_info_8169), else the RTL8168/8111/8101 ones; None where

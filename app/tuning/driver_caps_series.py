@@ -114,13 +114,26 @@ def patch_holds(fact: dict[str, Any], kernel: str | None) -> bool | None:
 def _changed_at(span: dict[str, Any], level: tuple[int, int, int]) -> bool | None:
     """Whether `level` has the change: from "first" of its series; a series "first" names as
     null never took it (5.10 for igc's tx-usecs: the cited tree, 5.10.262, has not); None for a
-    series it does not name."""
+    series it does not name. Where only bounds are known (a backport not yet seen in the
+    series' trees read), "first" is {"above": the newest level read without it, "by": a level
+    read with it}: without it up to "above", with it from "by", None between (r8169's RTL8168h
+    EEE fix: not in Debian's 6.12.117, first point release of 6.12.y not known)."""
     firsts = span["first"]
     key = f"{level[0]}.{level[1]}"
     if key not in firsts:
         return None
     first = firsts[key]
-    return first is not None and level >= tuple(int(p) for p in str(first).split("."))
+    if isinstance(first, dict):
+        if first.get("by") and level >= _level(str(first["by"])):
+            return True
+        if first.get("above") and level <= _level(str(first["above"])):
+            return False
+        return None
+    return first is not None and level >= _level(str(first))
+
+
+def _level(dotted: str) -> tuple[int, ...]:
+    return tuple(int(p) for p in dotted.split("."))
 
 
 def _abi_holds(span: dict[str, Any], kernel: str | None) -> bool | None:

@@ -336,7 +336,10 @@ def plan_eee(ctx: Context) -> PlannedTweak:
         return _no(ctx, "ethtool's --show-eee output was not understood (no 'EEE status:' "
                    f"line; it began {_first_line(text)!r}): EEE left as it is")  # fmt: skip
     if not eee.supported or eee.enabled is None:
-        return _no(ctx, "the NIC does not support Energy-Efficient Ethernet")
+        # 7.x phylib shows no supported mode where the driver disabled them all (r8169's
+        # RTL8168h: phy_disable_eee): the chip has EEE, its driver keeps it off
+        return _no(ctx, _chip_keeps_eee_off(ctx) or "the NIC does not support Energy-Efficient "
+                   "Ethernet")  # fmt: skip
     before = "on" if eee.enabled else "off"
     if eee.enabled:  # a change renegotiates the link (phy_ethtool_set_eee, igb_set_eee ...)
         refusal = _restart_refusal(ctx, "eee")
@@ -377,6 +380,9 @@ def _eee_off_already(ctx: Context) -> str:
     """Why EEE is off already, where the driver's source turns it off at start (igc_probe:
     "Disable EEE for internal PHY devices"; igc on 6.1 then reports no EEE link mode)."""
     caps = ctx.caps
+    kept = _chip_keeps_eee_off(ctx)
+    if kept:
+        return kept
     if caps is None or not driver_caps.fact_in_every_series(caps, "eee_default"):
         return "EEE is off already"
     defaults = [f["value"] for f in driver_caps.table()["hand"].get(caps.driver, [])
@@ -384,6 +390,18 @@ def _eee_off_already(ctx: Context) -> str:
     if any(d.get("enabled") for d in defaults):  # on by default in some series it may be
         return "EEE is off already"
     return f"EEE is off already: {caps.driver} turns it off at start ({caps.cite('eee_default')})"
+
+
+def _chip_keeps_eee_off(ctx: Context) -> str | None:
+    """Why EEE is off, where the table says the driver keeps it off on this chip on the running
+    kernel (eee_by_chip "enabled": false; r8169's RTL8168h/8111h from 7.2.10, audit 34b row 9)."""
+    caps = ctx.caps
+    found = driver_caps.chip_rule(caps, "eee_by_chip", ctx.nic.chip if ctx.nic else None)
+    if caps is None or found is None or found[1].get("enabled") is not False:
+        return None
+    name = found[0]
+    where = caps.cite(f"eee_by_chip:{name}") or caps.cite("eee_by_chip")
+    return f"EEE is off already: {caps.driver} keeps it off on the {name} ({where})"
 
 
 def plan_pause(ctx: Context) -> PlannedTweak:

@@ -92,7 +92,9 @@ def refused_chip(caps: DriverCaps | None, chip: str | None, fact: str, what: str
     found = caps.refuses_on(fact, chip) if caps else None
     if caps is None or found is None:
         return None
-    return f"{caps.driver} refuses {what} on the {found} (EOPNOTSUPP; {caps.cite(fact)})"
+    # a chip a later tree added to the list is cited there (driver_caps_build._extend)
+    where = caps.cite(f"{fact}:{found}") or caps.cite(fact)
+    return f"{caps.driver} refuses {what} on the {found} (EOPNOTSUPP; {where})"
 
 
 def single_queue(
