@@ -156,7 +156,8 @@ def main() -> int:
     args = ap.parse_args()
     missing = [t for t in TOOLS if shutil.which(t) is None]
     if missing:
-        sys.exit("missing: " + ", ".join(missing) + " (apt-get install xvfb xdotool imagemagick openbox)")
+        need = "apt-get install xvfb xdotool imagemagick openbox"
+        sys.exit(f"missing: {', '.join(missing)} ({need})")
     password = os.environ.get("SBCTUNE_PASSWORD", "")
     if not password:
         sys.exit("SBCTUNE_PASSWORD: the lab's password (lab up prints it)")
@@ -166,7 +167,9 @@ def main() -> int:
     walk = Walk(args.display, args.out)
     try:
         procs.append(
-            subprocess.Popen(["Xvfb", args.display, "-screen", "0", f"{args.size}x24", "-nolisten", "tcp"])
+            subprocess.Popen(
+                ["Xvfb", args.display, "-screen", "0", f"{args.size}x24", "-nolisten", "tcp"]
+            )
         )
         time.sleep(2)
         procs.append(subprocess.Popen(["openbox"], env=walk.env))
