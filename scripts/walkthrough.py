@@ -140,10 +140,18 @@ def steps(walk: Walk, host: str, password: str) -> None:
     walk.keys("ctrl+6")
     walk.shot("results", wait=3)
     walk.scroll_shots("results", 4)
-    # History (the sidebar: Ctrl+Tab-less, through the Go menu).
-    walk.keys("alt+g")
-    walk.shot("go-menu", wait=1)
-    walk.keys("Escape")
+    # An export: Browse's dialog closed, Tab from Browse to the fourth format (HTML report).
+    walk.keys("alt+b")
+    walk.shot("export-folder-dialog", wait=2)
+    walk.keys("Escape", "Tab", "Tab", "Tab", "Tab", "space")
+    walk.shot("export-html", wait=4)
+    walk.keys("ctrl+8")
+    walk.shot("history", wait=3)
+    walk.scroll_shots("history", 2)
+    walk.keys("ctrl+7")
+    walk.shot("devices", wait=3)
+    walk.keys("ctrl+9")
+    walk.shot("settings", wait=3)
 
 
 def main() -> int:
