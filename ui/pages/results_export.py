@@ -46,6 +46,7 @@ def nearest_folder(path: Path) -> Path:
             return folder
     return Path.home()
 
+
 class ResultsExporting(Page):
     """The export half of the Results page; the widgets are made by ResultsPage.__init__."""
 
