@@ -140,11 +140,12 @@ def steps(walk: Walk, host: str, password: str) -> None:
     walk.keys("ctrl+6")
     walk.shot("results", wait=3)
     walk.scroll_shots("results", 4)
-    # An export: Browse's dialog closed, Tab from Browse to the fourth format (HTML report).
+    # The export folder's dialog (cancelled), then Export all (Alt+A).
     walk.keys("alt+b")
     walk.shot("export-folder-dialog", wait=2)
-    walk.keys("Escape", "Tab", "Tab", "Tab", "Tab", "space")
-    walk.shot("export-html", wait=4)
+    walk.keys("Escape")
+    walk.keys("alt+a")
+    walk.shot("export-all", wait=8)
     walk.keys("ctrl+8")
     walk.shot("history", wait=3)
     walk.scroll_shots("history", 2)
