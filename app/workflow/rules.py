@@ -111,11 +111,28 @@ def advice_tuning_of_run(tuning_state: dict[str, Any] | None) -> dict[str, Any] 
     return {"tweaks": [{"id": t, "status": "applied"} for t in tweaks]} if tweaks else None
 
 
-def apply_blocked(state: TuningState | None, flow_running: bool) -> str | None:
+# A page's own measurement, as the user knows it: the page's name in the sidebar.
+MEASURING_PAGES = {"baseline": "Baseline", "after": "Measure again"}
+
+
+def measuring_words(measuring: str) -> str:
+    """Why another test cannot start now: a second iperf3 run would share the link."""
+    page = MEASURING_PAGES.get(measuring, measuring)
+    return (f"A test is running on {page}: one test at a time, as two would share the link "
+            f"and each slow the other. Wait for it to finish, or cancel it on {page}.")  # fmt: skip
+
+
+def apply_blocked(
+    state: TuningState | None, flow_running: bool, measuring: str | None = None
+) -> str | None:
     """Why "Apply" cannot be used now (the button's tooltip), or None when it can."""
     if flow_running:
         return ("The one-click flow is running: it applies, measures and keeps its own tweaks. "
                 "Wait for it to finish, or cancel it.")  # fmt: skip
+    if measuring is not None:
+        page = MEASURING_PAGES.get(measuring, measuring)
+        return (f"A test is running on {page}: a tweak applied now would change the Pi under "
+                f"it. Wait for it to finish, or cancel it on {page}.")  # fmt: skip
     if state == "guarded":
         return ("Tuning is on trial on the Pi (one at a time): keep it or revert it first, or "
                 "let its guard revert it.")  # fmt: skip

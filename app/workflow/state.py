@@ -63,6 +63,9 @@ class WorkflowState:
     # The session found at connect that the user kept: still in force (baseline_check).
     kept_leftover: LeftoverSession | None = None
     flow_running: bool = False  # the one-click flow is running (it applies its own tweaks)
+    # A page's own measurement running ("baseline" or "after"): one test at a time, and no
+    # tuning under it (a second iperf3 run shares the link; a tweak changes what is measured).
+    measuring: str | None = None
     guard_held: bool = False  # a measurement holds the armed session's guard (heartbeat)
     hold: GuardHold | None = None  # that hold: when the Pi reverts if no further beat comes
     keep: KeepDecision | None = None  # the one-click flow's verdict on its tweaks
@@ -236,6 +239,13 @@ class WorkflowState:
         self._forget()
         self.flow_running = True
         self._changed("results", "tuning")
+
+    def measuring_changed(self, role: str | None) -> None:
+        """A page's own measurement started (its role) or ended (None); the pages that measure
+        or tune follow it (announced as "tuning": what may change on the Pi now)."""
+        if self.measuring != role:
+            self.measuring = role
+            self._changed("tuning")
 
     def flow_tuning(self, applied: AppliedSession, state: TuningState) -> None:
         """The one-click flow's tuning changed on the Pi (applied under its guard, kept or

@@ -127,6 +127,8 @@ class MeasureController(QObject):
             name=f"measure-{self.role}",
             on_error=lambda exc: self.failed.emit(problem_from(exc)),
         )
+        # The other page waits meanwhile, and Tune's Apply (`WorkflowState.measuring`).
+        self._state.model.measuring_changed(self.role)
         self._task.add_done_callback(self._ended)
 
     def cancel(self) -> None:
@@ -141,6 +143,8 @@ class MeasureController(QObject):
             await asyncio.gather(self._task, return_exceptions=True)
 
     def _ended(self, task: asyncio.Task[None]) -> None:
+        if self._state.model.measuring == self.role:
+            self._state.model.measuring_changed(None)
         if task.cancelled():
             self.cancelled.emit()
         self.ended.emit()

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtGui import QKeyEvent
+from PySide6.QtGui import QKeyEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QButtonGroup,
     QCheckBox,
@@ -156,9 +156,15 @@ class ConnectPage(Page):
         self.connect_button.setObjectName("primary")
         self.connect_button.setDefault(True)
         self.connect_button.clicked.connect(self._connect)
-        self.cancel_button = QPushButton("Cancel")
+        self.cancel_button = QPushButton("&Cancel")
         self.cancel_button.clicked.connect(self._cancel)
         self.cancel_button.hide()
+        # Escape stops a connection under way, as in a dialog (walk ux29: it did nothing, and
+        # a time-out to an address nobody answers takes ~20 s); only while one is under way.
+        self._escape = QShortcut(QKeySequence(Qt.Key.Key_Escape), self)
+        self._escape.setContext(Qt.ShortcutContext.WindowShortcut)
+        self._escape.activated.connect(self._cancel)
+        self._escape.setEnabled(False)
         self.progress = QProgressBar()
         self.progress.setRange(0, 0)
         self.progress.setMaximumWidth(160)
@@ -392,6 +398,7 @@ class ConnectPage(Page):
     def _busy(self, busy: bool) -> None:
         self.connect_button.setEnabled(not busy)
         self.cancel_button.setVisible(busy)
+        self._escape.setEnabled(busy)
         self.progress.setVisible(busy)
         for widget in (self.host, self.port, self.user, self.password, self.key_file):
             widget.setEnabled(not busy)

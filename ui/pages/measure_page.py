@@ -42,6 +42,7 @@ from sbctune.ui.units import rate
 from sbctune.ui.widgets.common import Card, ProblemPanel, label
 from sbctune.ui.widgets.lazy import is_built
 from sbctune.workflow.estimate import left_text
+from sbctune.workflow.rules import measuring_words
 
 REFRESH_MS = 250  # 4 redraws a second: the issue asks for at least two
 AGAIN_INTRO = "The same plan as the baseline, now with the tuning in force."
@@ -117,6 +118,11 @@ class MeasurePage(MeasureEndings):
         bar.addWidget(self.start_button)
         self._in_force_box()
         self.content.addLayout(bar)
+        # Why Start waits while the other page's test runs (a second run would share the link).
+        self.waits_note = label("", name="muted")
+        self.waits_note.setAccessibleName("Why this page waits")
+        self.waits_note.hide()
+        self.content.addWidget(self.waits_note)
         self.udp_note = label("", name="muted")  # Settings' UDP test, when on
         self.udp_note.setAccessibleName("UDP test of this plan")
         self.content.addWidget(self.udp_note)
@@ -210,7 +216,11 @@ class MeasurePage(MeasureEndings):
         self.start_button.setVisible(not ask)
         # The flow owns the measuring from its start: before its baseline begins (its checks
         # over SSH, a few seconds) the page offered Start beside "estimating…" (walk 27).
-        free = connected and not running and not self._state.model.flow_running
+        model = self._state.model
+        elsewhere = model.measuring if model.measuring not in (None, self.role) else None
+        free = connected and not running and not model.flow_running and elsewhere is None
+        self.waits_note.setText(measuring_words(elsewhere) if elsewhere else "")
+        self.waits_note.setVisible(elsewhere is not None)
         self.start_button.setEnabled(free)
         for button in (self.revert_first_button, self.as_is_button):
             button.setEnabled(free)

@@ -53,9 +53,10 @@ class MeasurePlots(Page):
 
     def _plots(self, colors: Colors) -> None:
         self._colors = colors
-        # Before the first run: words, not empty axes.
+        # Before the first run: words, not empty axes. Not "press Start": Measure again with
+        # nothing in force offers "Measure as it is" in its place (walk ux29).
         self.plots_empty = label(
-            "Once you press Start, the throughput of every second in each direction, the "
+            "Once a test starts, the throughput of every second in each direction, the "
             "latency and the Pi's CPU load per core are drawn here as they are measured.",
             name="muted",
         )

@@ -37,6 +37,16 @@ FORMAT_TITLE = {
 }
 
 
+def nearest_folder(path: Path) -> Path:
+    """The folder itself, or its nearest parent that exists: the default folder is made at the
+    first export, and Qt's dialog given a folder not there (nor its parent) opens in the app's
+    working folder (walk ux29, a new home without Documents: Browse showed sbctune's own)."""
+    for folder in (path, *path.parents):
+        if folder.is_dir():
+            return folder
+    return Path.home()
+
+
 class ResultsExporting(Page):
     """The export half of the Results page; the widgets are made by ResultsPage.__init__."""
 
@@ -58,7 +68,8 @@ class ResultsExporting(Page):
         raise NotImplementedError
 
     def _browse(self) -> None:
-        folder = QFileDialog.getExistingDirectory(self, "Export to", self.folder.text())
+        start = nearest_folder(Path(self.folder.text().strip() or "~").expanduser())
+        folder = QFileDialog.getExistingDirectory(self, "Export to", str(start))
         if folder:
             self.folder.setText(folder)
 

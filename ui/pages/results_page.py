@@ -278,7 +278,9 @@ class ResultsPage(ResultsExporting):
             self.chart.show_rows(labels, rows, self._settings.units, words.first_colour)
         self._show_tuning()
         ready = self._state.session is not None and self._state.inventory is not None
-        blocked = apply_blocked(self._state.tuning_state, self._state.model.flow_running)
+        blocked = apply_blocked(
+            self._state.tuning_state, self._state.model.flow_running, self._state.model.measuring
+        )
         self.find_button.setEnabled(ready and blocked is None)
         # Greyed out, it says why (walk 18: on trial it was grey with only what it would do).
         why = blocked if ready else "Connect to the Pi and inspect it first (steps 1 and 2)."

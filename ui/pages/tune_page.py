@@ -315,7 +315,7 @@ class TunePage(Page):
             busy = self.busy_row.isVisible()
         ready = self._state.session is not None and self._state.inventory is not None
         model = self._state.model
-        blocked = apply_blocked(model.tuning_state, model.flow_running)
+        blocked = apply_blocked(model.tuning_state, model.flow_running, model.measuring)
         blocked = blocked or apply_in_force(model, self.selected())
         self.apply_button.setEnabled(ready and not busy and bool(self.tweak_rows) and not blocked)
         self.apply_button.setToolTip(blocked or "")

@@ -68,6 +68,8 @@ def nic_kind(nic: Nic) -> str:
     """How the NIC is attached, in a word or three, for the card's title."""
     if nic.wireless:
         return "Wi-Fi"
+    if nic.switch_port:  # its own bus is the switch's; "bus not identified" said nothing
+        return "switch port"
     if nic.builtin:
         return "built-in"
     return BUS_KIND.get(nic.bus, "bus not identified")
@@ -119,6 +121,15 @@ def link_text(nic: Nic) -> str:
     return text
 
 
+def _port_irqs(nic: Nic) -> str:
+    """A DSA user port requests no interrupt for its frames: they arrive tagged on the
+    conduit, whose receive path hands them to dsa_switch_rcv (the ETH_P_XDSA packet handler:
+    6.1 net/dsa/dsa.c, 6.12 net/dsa/tag.c), so the conduit's IRQs carry them."""
+    if nic.switch_port and nic.conduit:
+        return f"none of its own: its frames arrive on {nic.conduit}'s"
+    return UNKNOWN
+
+
 def nic_facts(nic: Nic) -> list[tuple[str, str]]:
     driver = _or_unknown(nic.driver)
     if nic.driver is None and nic.driver_state == "none":
@@ -135,7 +146,7 @@ def nic_facts(nic: Nic) -> list[tuple[str, str]]:
         ("Driver", driver),
         ("Bus", bus_text(nic)),
         ("Link", link_text(nic)),
-        ("IRQs", ", ".join(map(str, nic.irqs)) or UNKNOWN),
+        ("IRQs", ", ".join(map(str, nic.irqs)) or _port_irqs(nic)),
         ("Queues", queues),
     ]
     if switch := switch_words(nic):  # a DSA port: its conduit carries its traffic
