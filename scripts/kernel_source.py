@@ -30,11 +30,12 @@ import shutil
 import subprocess
 import sys
 import time
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+
+import source_cache
 
 SERIES = ("6.1", "6.12")  # the series the generated tables are read from (pinned_trees)
 # Older series whose source a hand fact may cite (a fact of a kernel the tables were not generated
@@ -79,10 +80,7 @@ class KernelSourceError(RuntimeError):
 
 
 def cache_dir() -> Path:
-    env = os.environ.get("SBCTUNE_KERNEL_SRC_CACHE")
-    if env:
-        return Path(env)
-    return Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "sbctune" / "kernel-src"
+    return source_cache.cache_dir("SBCTUNE_KERNEL_SRC_CACHE", "kernel-src")
 
 
 def _run(argv: list[str], cwd: Path | None = None) -> str:
@@ -93,20 +91,6 @@ def _run(argv: list[str], cwd: Path | None = None) -> str:
     except subprocess.CalledProcessError as exc:
         raise KernelSourceError(f"{' '.join(argv)} failed: {exc.stderr.strip()[-400:]}") from exc
     return done.stdout
-
-
-@contextmanager
-def _locked(directory: Path) -> Iterator[None]:
-    """Parallel test workers and engineers share one cache: one extractor at a time."""
-    import fcntl  # here, not at the top: the Windows lane imports this module's tests
-
-    directory.mkdir(parents=True, exist_ok=True)
-    with open(directory / ".lock", "w", encoding="utf-8") as handle:
-        fcntl.flock(handle, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 def _package(series: str) -> str:
@@ -249,7 +233,7 @@ def obtain(
     """
     package = _package(series)
     cache = cache or cache_dir()
-    with _locked(cache):
+    with source_cache.locked(cache):
         deb = _fetch_deb(cache, package, version, offline, _apt_options(cache, series))
         got = _deb_version(deb)
         tree_parent = cache / f"{package}_{got}"
