@@ -208,6 +208,11 @@ def _stamp(tree: Path) -> set[str]:
         return set()
 
 
+def _covered(glob: str, done: set[str]) -> bool:
+    """Whether an extracted glob matches `glob` (itself included)."""
+    return any(fnmatch.fnmatchcase(glob, d) for d in done)
+
+
 def _uncovered(globs: list[str]) -> list[str]:
     """`globs` without those another one already matches: tar takes each member for the first
     pattern it matches and fails ("Not found in archive") for a pattern left with none, so a
@@ -239,7 +244,10 @@ def obtain(
         tree_parent = cache / f"{package}_{got}"
         tree = tree_parent / package
         done = _stamp(tree_parent)
-        asked = [g.strip("/") for g in globs if g.strip("/") not in done]
+        # A glob an extracted one matches is there already ("drivers/net/usb/*" after
+        # "drivers/*"): a fresh machine's run would otherwise decompress the whole tarball
+        # again (~9 s of CPU each) for files it has.
+        asked = [g.strip("/") for g in globs if not _covered(g.strip("/"), done)]
         todo = _uncovered(asked)
         if todo:
             tarball = _tarball(deb, tree_parent, series)
