@@ -12,6 +12,8 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, settings
 
+from tests.module_order import load_seconds, module_of, slowest_first
+
 # Tests send Ctrl-C (SIGINT) to the commands they start, which then inherit pytest's handling
 # of it. A shell starts its background jobs (`pytest ... &`) with SIGINT ignored, and an ignored
 # signal stays ignored in a child: run so, those tests failed (their command never stopped).
@@ -63,3 +65,5 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         reason = posix_only_reason(item)
         if reason is not None:
             item.add_marker(pytest.mark.skip(reason=reason))
+    # The slowest modules first, so pytest's two processes end together (tests/module_order.py).
+    items[:] = slowest_first(items, lambda item: module_of(item.nodeid), load_seconds())
