@@ -62,6 +62,7 @@ NEWER: dict[str, tuple[str, str, str]] = {
     ),
 }
 CITED: dict[str, tuple[str, str, str]] = {**OLDER, **NEWER}  # every series not in SERIES
+ALSO_ENV = "SBCTUNE_KERNEL_SRC_WITH"  # globs extracted along with any others (_also)
 _STAMP = "extracted.json"
 
 
@@ -208,6 +209,35 @@ def _stamp(tree: Path) -> set[str]:
         return set()
 
 
+def _also() -> list[str]:
+    """Globs to extract with any extraction ($SBCTUNE_KERNEL_SRC_WITH, comma-separated; the
+    tests set the trees they read, tests/kernel_trees.py TEST_GLOBS): each extraction
+    decompresses the whole tarball, so a fresh machine's run does it once per series instead
+    of once per new glob. Each must exist in every series' tarball (tar fails on one that
+    matches nothing)."""
+    return [g.strip().strip("/") for g in os.environ.get(ALSO_ENV, "").split(",") if g.strip()]
+
+
+def _absent_extras(
+    run: subprocess.CompletedProcess[str], package: str, also: list[str]
+) -> set[str] | None:
+    """The globs of `also` the tarball has no member for, when tar failed for them alone (a
+    tree without one of the tests' parts: it is simply not extracted, nor marked done); None
+    when tar failed otherwise (or did not fail)."""
+    if run.returncode == 0:
+        return set()
+    absent: set[str] = set()
+    for line in run.stderr.splitlines():
+        if line.startswith("tar: Exiting with failure status"):
+            continue
+        member = line.removeprefix("tar: ").removesuffix(": Not found in archive")
+        glob = member.removeprefix(f"{package}/")
+        if member == line or glob == member or glob not in also:
+            return None
+        absent.add(glob)
+    return absent
+
+
 def _covered(glob: str, done: set[str]) -> bool:
     """Whether an extracted glob matches `glob` (itself included)."""
     return any(fnmatch.fnmatchcase(glob, d) for d in done)
@@ -248,29 +278,24 @@ def obtain(
         # "drivers/*"): a fresh machine's run would otherwise decompress the whole tarball
         # again (~9 s of CPU each) for files it has.
         asked = [g.strip("/") for g in globs if not _covered(g.strip("/"), done)]
-        todo = _uncovered(asked)
+        # the tarball is decompressed anyway: take what this run will ask for next
+        also = [g for g in _also() if not _covered(g, done) and g not in asked] if asked else []
+        todo = _uncovered(asked + also)
         if todo:
             tarball = _tarball(deb, tree_parent, series)
-            _check_pipe(
-                subprocess.run(
-                    [
-                        "tar",
-                        "-xJf",
-                        str(tarball),
-                        "-C",
-                        str(tree_parent),
-                        "--wildcards",
-                        *[f"{package}/{g}" for g in todo],
-                    ],
-                    capture_output=True,
-                    text=True,
-                    check=False,
-                ),
-                f"extracting {', '.join(todo)} from {tarball.name}",
+            members = [f"{package}/{g}" for g in todo]
+            run = subprocess.run(
+                ["tar", "-xJf", str(tarball), "-C", str(tree_parent), "--wildcards", *members],
+                capture_output=True,
+                text=True,
+                check=False,
             )
-            (tree_parent / _STAMP).write_text(
-                json.dumps(sorted(done | set(asked))), encoding="utf-8"
-            )
+            absent = _absent_extras(run, package, also)
+            if absent is None:
+                _check_pipe(run, f"extracting {', '.join(todo)} from {tarball.name}")
+                absent = set()
+            extracted = done | set(asked) | (set(also) - absent)
+            (tree_parent / _STAMP).write_text(json.dumps(sorted(extracted)), encoding="utf-8")
         return KernelSource(series=series, version=got, root=tree)
 
 
