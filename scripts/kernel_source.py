@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import fnmatch
+import functools
 import json
 import os
 import shutil
@@ -143,6 +144,13 @@ def _cached_debs(cache: Path, package: str) -> list[Path]:
 
 
 def _deb_version(deb: Path) -> str:
+    stat = deb.stat()
+    return _deb_version_of(deb, stat.st_mtime_ns, stat.st_size)
+
+
+@functools.cache
+def _deb_version_of(deb: Path, mtime_ns: int, size: int) -> str:
+    """Asked once per process and file (each obtain() asks twice, under the shared lock)."""
     return _run(["dpkg-deb", "-f", str(deb), "Version"]).strip()
 
 
