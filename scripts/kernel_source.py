@@ -18,6 +18,8 @@ cited source function still exists; other generators may ask for other paths (`d
 `drivers/mmc/*`, `net/core/*`, ...): `regen_board_socs.py` reads the device trees
 (`arch/arm/boot/dts/*`, `arch/arm64/boot/dts/*`, `arch/riscv/boot/dts/*`) and
 `regen_usb_probe_resets.py` the USB network drivers' probe functions (`drivers/net/*`).
+A glob an extracted one covers is not extracted again, and `$SBCTUNE_KERNEL_SRC_WITH` (the tests
+set it) names parts taken along with any extraction: each decompresses the whole tarball.
 """
 
 from __future__ import annotations
