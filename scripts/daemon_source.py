@@ -24,10 +24,11 @@ import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+
+import source_cache
 
 POOL = "http://deb.debian.org/debian/pool/main"
 _STAMP = "extracted.json"
@@ -57,11 +58,7 @@ class DaemonSourceError(RuntimeError):
 
 
 def cache_dir() -> Path:
-    env = os.environ.get("SBCTUNE_DAEMON_SRC_CACHE")
-    if env:
-        return Path(env)
-    base = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache"))
-    return base / "sbctune" / "daemon-src"
+    return source_cache.cache_dir("SBCTUNE_DAEMON_SRC_CACHE", "daemon-src")
 
 
 def pins(table: dict[str, object]) -> list[Pin]:
@@ -104,19 +101,6 @@ def _orig_of(dsc: str) -> tuple[str, str]:
     raise DaemonSourceError("the .dsc lists no .orig tarball")
 
 
-@contextmanager
-def _locked(directory: Path) -> Iterator[None]:
-    import fcntl  # posix-only: the cache is shared by parallel test workers
-
-    directory.mkdir(parents=True, exist_ok=True)
-    with open(directory / ".lock", "w", encoding="utf-8") as handle:
-        fcntl.flock(handle, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
-
-
 def _tarball(pin: Pin, cache: Path) -> Path:
     dsc_name = f"{pin.package}_{pin.version}.dsc"
     dsc_path = cache / "dsc" / dsc_name
@@ -157,7 +141,7 @@ def obtain(pin: Pin, *, cache: Path | None = None, offline: bool = False) -> Dae
     cache = cache or cache_dir()
     upstream = pin.version.split("-")[0].split(":")[-1]
     tree_parent = cache / f"{pin.package}_{pin.version}"
-    with _locked(cache):
+    with source_cache.locked(cache):
         done = _stamp(tree_parent)
         todo = [g for g in pin.globs if g not in done]
         top_file = tree_parent / "top.txt"

@@ -18,23 +18,27 @@ cited source function still exists; other generators may ask for other paths (`d
 `drivers/mmc/*`, `net/core/*`, ...): `regen_board_socs.py` reads the device trees
 (`arch/arm/boot/dts/*`, `arch/arm64/boot/dts/*`, `arch/riscv/boot/dts/*`) and
 `regen_usb_probe_resets.py` the USB network drivers' probe functions (`drivers/net/*`).
+A glob an extracted one covers is not extracted again, and `$SBCTUNE_KERNEL_SRC_WITH` (the tests
+set it) names parts taken along with any extraction: each decompresses the whole tarball.
 """
 
 from __future__ import annotations
 
 import argparse
 import fnmatch
+import functools
 import json
 import os
 import shutil
 import subprocess
 import sys
 import time
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+
+import source_cache
 
 SERIES = ("6.1", "6.12")  # the series the generated tables are read from (pinned_trees)
 # Older series whose source a hand fact may cite (a fact of a kernel the tables were not generated
@@ -61,6 +65,7 @@ NEWER: dict[str, tuple[str, str, str]] = {
     ),
 }
 CITED: dict[str, tuple[str, str, str]] = {**OLDER, **NEWER}  # every series not in SERIES
+ALSO_ENV = "SBCTUNE_KERNEL_SRC_WITH"  # globs extracted along with any others (_also)
 _STAMP = "extracted.json"
 
 
@@ -79,10 +84,7 @@ class KernelSourceError(RuntimeError):
 
 
 def cache_dir() -> Path:
-    env = os.environ.get("SBCTUNE_KERNEL_SRC_CACHE")
-    if env:
-        return Path(env)
-    return Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "sbctune" / "kernel-src"
+    return source_cache.cache_dir("SBCTUNE_KERNEL_SRC_CACHE", "kernel-src")
 
 
 def _run(argv: list[str], cwd: Path | None = None) -> str:
@@ -93,20 +95,6 @@ def _run(argv: list[str], cwd: Path | None = None) -> str:
     except subprocess.CalledProcessError as exc:
         raise KernelSourceError(f"{' '.join(argv)} failed: {exc.stderr.strip()[-400:]}") from exc
     return done.stdout
-
-
-@contextmanager
-def _locked(directory: Path) -> Iterator[None]:
-    """Parallel test workers and engineers share one cache: one extractor at a time."""
-    import fcntl  # here, not at the top: the Windows lane imports this module's tests
-
-    directory.mkdir(parents=True, exist_ok=True)
-    with open(directory / ".lock", "w", encoding="utf-8") as handle:
-        fcntl.flock(handle, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 def _package(series: str) -> str:
@@ -158,6 +146,13 @@ def _cached_debs(cache: Path, package: str) -> list[Path]:
 
 
 def _deb_version(deb: Path) -> str:
+    stat = deb.stat()
+    return _deb_version_of(deb, stat.st_mtime_ns, stat.st_size)
+
+
+@functools.cache
+def _deb_version_of(deb: Path, mtime_ns: int, size: int) -> str:
+    """Asked once per process and file (each obtain() asks twice, under the shared lock)."""
     return _run(["dpkg-deb", "-f", str(deb), "Version"]).strip()
 
 
@@ -224,6 +219,40 @@ def _stamp(tree: Path) -> set[str]:
         return set()
 
 
+def _also() -> list[str]:
+    """Globs to extract with any extraction ($SBCTUNE_KERNEL_SRC_WITH, comma-separated; the
+    tests set the trees they read, tests/kernel_trees.py TEST_GLOBS): each extraction
+    decompresses the whole tarball, so a fresh machine's run does it once per series instead
+    of once per new glob. Each must exist in every series' tarball (tar fails on one that
+    matches nothing)."""
+    return [g.strip().strip("/") for g in os.environ.get(ALSO_ENV, "").split(",") if g.strip()]
+
+
+def _absent_extras(
+    run: subprocess.CompletedProcess[str], package: str, also: list[str]
+) -> set[str] | None:
+    """The globs of `also` the tarball has no member for, when tar failed for them alone (a
+    tree without one of the tests' parts: it is simply not extracted, nor marked done); None
+    when tar failed otherwise (or did not fail)."""
+    if run.returncode == 0:
+        return set()
+    absent: set[str] = set()
+    for line in run.stderr.splitlines():
+        if line.startswith("tar: Exiting with failure status"):
+            continue
+        member = line.removeprefix("tar: ").removesuffix(": Not found in archive")
+        glob = member.removeprefix(f"{package}/")
+        if member == line or glob == member or glob not in also:
+            return None
+        absent.add(glob)
+    return absent
+
+
+def _covered(glob: str, done: set[str]) -> bool:
+    """Whether an extracted glob matches `glob` (itself included)."""
+    return any(fnmatch.fnmatchcase(glob, d) for d in done)
+
+
 def _uncovered(globs: list[str]) -> list[str]:
     """`globs` without those another one already matches: tar takes each member for the first
     pattern it matches and fails ("Not found in archive") for a pattern left with none, so a
@@ -249,36 +278,34 @@ def obtain(
     """
     package = _package(series)
     cache = cache or cache_dir()
-    with _locked(cache):
+    with source_cache.locked(cache):
         deb = _fetch_deb(cache, package, version, offline, _apt_options(cache, series))
         got = _deb_version(deb)
         tree_parent = cache / f"{package}_{got}"
         tree = tree_parent / package
         done = _stamp(tree_parent)
-        asked = [g.strip("/") for g in globs if g.strip("/") not in done]
-        todo = _uncovered(asked)
+        # A glob an extracted one matches is there already ("drivers/net/usb/*" after
+        # "drivers/*"): a fresh machine's run would otherwise decompress the whole tarball
+        # again (~9 s of CPU each) for files it has.
+        asked = [g.strip("/") for g in globs if not _covered(g.strip("/"), done)]
+        # the tarball is decompressed anyway: take what this run will ask for next
+        also = [g for g in _also() if not _covered(g, done) and g not in asked] if asked else []
+        todo = _uncovered(asked + also)
         if todo:
             tarball = _tarball(deb, tree_parent, series)
-            _check_pipe(
-                subprocess.run(
-                    [
-                        "tar",
-                        "-xJf",
-                        str(tarball),
-                        "-C",
-                        str(tree_parent),
-                        "--wildcards",
-                        *[f"{package}/{g}" for g in todo],
-                    ],
-                    capture_output=True,
-                    text=True,
-                    check=False,
-                ),
-                f"extracting {', '.join(todo)} from {tarball.name}",
+            members = [f"{package}/{g}" for g in todo]
+            run = subprocess.run(
+                ["tar", "-xJf", str(tarball), "-C", str(tree_parent), "--wildcards", *members],
+                capture_output=True,
+                text=True,
+                check=False,
             )
-            (tree_parent / _STAMP).write_text(
-                json.dumps(sorted(done | set(asked))), encoding="utf-8"
-            )
+            absent = _absent_extras(run, package, also)
+            if absent is None:
+                _check_pipe(run, f"extracting {', '.join(todo)} from {tarball.name}")
+                absent = set()
+            extracted = done | set(asked) | (set(also) - absent)
+            (tree_parent / _STAMP).write_text(json.dumps(sorted(extracted)), encoding="utf-8")
         return KernelSource(series=series, version=got, root=tree)
 
 

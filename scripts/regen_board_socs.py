@@ -52,6 +52,7 @@ _INCLUDE_RE = re.compile(r'^\s*#include\s+"([^"]+\.dtsi?)"', re.M)
 _ROOT_RE = re.compile(r"(?:^|[;}\s])/\s*\{")
 _PROP_RE = re.compile(r'\s*(model|compatible)\s*=\s*((?:"[^"]*"\s*,?\s*)+);')
 _STRING_RE = re.compile(r'"([^"]*)"')
+_BRACE_RE = re.compile(r"[{}]")
 _SUNXI_RE = re.compile(r"^sun\d+[a-z]*i-")
 COLUMNS = ("model", "compatible", "soc", "soc_compatible", "series", "files")
 
@@ -59,17 +60,18 @@ COLUMNS = ("model", "compatible", "soc", "soc_compatible", "series", "files")
 def _root_bodies(text: str) -> Iterator[str]:
     """The text of each top-level `/ { ... };` block, its child nodes cut out (depth 1 only)."""
     for match in _ROOT_RE.finditer(text):
-        depth, start, body = 1, match.end(), []
-        i = start
-        while i < len(text) and depth:
-            ch = text[i]
-            if ch == "{":
-                depth += 1
-            elif ch == "}":
-                depth -= 1
-            elif depth == 1:
-                body.append(ch)
-            i += 1
+        # From brace to brace (C's scan), not char by char: a root block is most of a file.
+        depth, pos, body = 1, match.end(), []
+        for brace in _BRACE_RE.finditer(text, pos):
+            if depth == 1:
+                body.append(text[pos : brace.start()])
+            depth += 1 if brace.group() == "{" else -1
+            pos = brace.end()
+            if depth == 0:
+                break
+        else:  # the file ends inside the block: the rest is the body's when at depth 1
+            if depth == 1:
+                body.append(text[pos:])
         yield "".join(body)
 
 
@@ -112,6 +114,7 @@ def soc_of(compatible: list[str], boards: frozenset[str] = frozenset()) -> str |
     return next((c for c in candidates if c not in boards), candidates[0])
 
 
+@functools.cache  # one read of a tree's device trees per run (tests ask for it twice)
 def board_compatibles(tree: Path) -> frozenset[str]:
     """Compatibles that name a board: the first of a list a .dts writes at its own root (two
     entries or more), unless a .dtsi writes it at its root as well (an SoC's .dtsi)."""

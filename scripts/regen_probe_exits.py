@@ -56,34 +56,34 @@ _PROBE_RE = re.compile(r"\.probe\s*=\s*(\w+)\s*,")
 _TAIL_RE = re.compile(r"\breturn\s+([a-z_]\w*)\s*\(")
 _LEVELS = ("emerg", "alert", "crit", "err", "warn")
 # an `if` block's last statement when it leaves the function with an error
+_MASK_START_RE = re.compile(r"/[*/]|[\"']")  # where a comment or a literal starts
 _EXIT_RE = re.compile(r"(?:goto\s+\w+|return\s+(?!0\s*;)[^;]+)\s*;\s*$")
 
 
 def _mask(text: str) -> str:
     """`text` with comments blanked and string/char literals' insides replaced by 'x' (same
     length, same positions): braces and parentheses inside them are not code."""
-    out = list(text)
-    i, n = 0, len(text)
-    while i < n:
-        two = text[i : i + 2]
-        if two == "/*":
-            end = text.find("*/", i + 2)
-            end = n if end < 0 else end + 2
-            out[i:end] = " " * (end - i)
-            i = end
-        elif two == "//":
-            end = text.find("\n", i)
-            end = n if end < 0 else end
-            out[i:end] = " " * (end - i)
-            i = end
-        elif text[i] in "\"'":
-            quote, j = text[i], i + 1
-            while j < n and text[j] != quote and text[j] != "\n":
-                j += 2 if text[j] == "\\" else 1
-            out[i + 1 : j] = "x" * (j - i - 1)
-            i = j + 1
-        else:
-            i += 1
+    # From one comment or quote to the next (C's scan), copying the code between as it is.
+    out: list[str] = []
+    i, n, copied = 0, len(text), 0
+    while (m := _MASK_START_RE.search(text, i)) is not None:
+        i = m.start()
+        if m.group() in ("/*", "//"):
+            if m.group() == "/*":
+                end = text.find("*/", i + 2)
+                end = n if end < 0 else end + 2
+            else:
+                end = text.find("\n", i)
+                end = n if end < 0 else end
+            out += [text[copied:i], " " * (end - i)]
+            i = copied = end
+            continue
+        quote, j = text[i], i + 1
+        while j < n and text[j] != quote and text[j] != "\n":
+            j += 2 if text[j] == "\\" else 1
+        out += [text[copied : i + 1], "x" * (j - i - 1)]
+        copied, i = j, j + 1  # the closing quote (or line end) is kept
+    out.append(text[copied:])
     return "".join(out)
 
 

@@ -125,6 +125,8 @@ def _defaults_in(branch: str, var: str) -> list[tuple[str, str]]:
 
 def scan(text: str) -> list[dict[str, str]]:
     """The default-taken lines of one source file."""
+    if "_property_read_" not in text:  # in every site _ASSIGNED and _DIRECT match: none here
+        return []  # (C's substring search first: most files skip the comment strip and scans)
     text = _COMMENT.sub(lambda m: " " * len(m.group(0)), text)
     rows: list[dict[str, str]] = []
     # (read's '(' end, condition's '(', its arguments, the result's variable, the read's name)

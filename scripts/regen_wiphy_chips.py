@@ -29,6 +29,7 @@ Read from drivers/net/wireless/ of Debian's linux-source-6.1 and 6.12:
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import sys
@@ -56,8 +57,24 @@ _CHIP_RE = re.compile(r"(?<![A-Za-z])([A-Z]{2,4})(?: chipset )?(%[0-9]*(?:s|x|X)
 _SPEC_RE = re.compile(r"%[-+ #0]*(?:\d+|\*)?(?:\.(?:\d+|\*))?(?:hh|h|ll|l|z|t|j|L)?[a-zA-Z%]")
 
 
+def _macros_in(text: str) -> list[tuple[str, str]]:
+    """(name, format) of the file's wiphy_info() wrapper macros; a file without "wiphy_",
+    which each one holds, is not scanned (C's substring search before the regex)."""
+    if "wiphy_" not in text:
+        return []
+    return [(m.group(1), m.group(3)) for m in _MACRO_RE.finditer(text)]
+
+
+@functools.cache
+def _header_macros(path: Path, mtime_ns: int, size: int) -> tuple[tuple[str, str], ...]:
+    """A header's wrapper macros, read once per run (each file of its folder asks again)."""
+    return tuple(_macros_in(path.read_text(encoding="utf-8", errors="replace")))
+
+
 def _calls(text: str, macros: dict[str, str]) -> list[tuple[str, int]]:
     """(format with its wrapper's prefix, position after the format) of each wiphy call."""
+    if "wiphy_" not in text and not any(m in text for m in macros):
+        return []  # every match holds "wiphy_" or a macro's name
     names = "|".join([_CALL, *(rf"\b{re.escape(m)}\s*\(" for m in macros)])
     found = []
     for m in re.finditer(names, text):
@@ -114,13 +131,11 @@ def scan(root: Path) -> list[dict[str, object]]:
     found: list[dict[str, object]] = []
     for path in sorted((root / TOP).rglob("*.[ch]")):
         text = path.read_text(encoding="utf-8", errors="replace")
-        macros = {
-            m.group(1): m.group(3) for m in _MACRO_RE.finditer(text) if "%s" in m.group(3)[:3]
-        }
+        macros = {name: fmt for name, fmt in _macros_in(text) if "%s" in fmt[:3]}
         for other in sorted(path.parent.glob("*.h")):
             if other != path:
-                body = other.read_text(encoding="utf-8", errors="replace")
-                macros |= {m.group(1): m.group(3) for m in _MACRO_RE.finditer(body)}
+                stat = other.stat()
+                macros |= dict(_header_macros(other, stat.st_mtime_ns, stat.st_size))
         for fmt, end in _calls(text, macros):
             formats = [fmt]
             if fmt.startswith("%s") and (fn := _argument_function(text, end)):

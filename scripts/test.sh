@@ -69,7 +69,12 @@ fi
 # manager's lock), as two developers' runs on one machine do. SBCTUNE_PYTEST_WORKERS=N sets
 # the number (1: one process, as a partial run has by default, so -s and --pdb work there).
 workers="${SBCTUNE_PYTEST_WORKERS:-$((full_run ? 2 : 1))}"
-[ "$workers" != "1" ] && pytest_args+=(-n "$workers" --dist loadfile)
+# Modules are handed out in collection order, which tests/conftest.py makes the slowest first
+# (tests/module_order.py, by tests/module_durations.json), so the two processes end together;
+# xdist's own reorder (most tests first) would put the long one-test modules last.
+[ "$workers" != "1" ] && pytest_args+=(-n "$workers" --dist loadfile --no-loadscope-reorder)
+# The full run's times per test, from which scripts/module_durations.py renews that file.
+[ $full_run -eq 1 ] && pytest_args+=(--junitxml="$SBCTUNE_ROOT/tests/output/junit.xml")
 echo "== pytest"
 # The slowest tests, so the run's time (goal: under 60 min, Windows lane and VM lab included) can be watched and trimmed.
 python -m pytest --durations=20 "${pytest_args[@]}" "$@"

@@ -12,6 +12,8 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, settings
 
+from tests.module_order import load_seconds, module_of, slowest_first
+
 # Tests send Ctrl-C (SIGINT) to the commands they start, which then inherit pytest's handling
 # of it. A shell starts its background jobs (`pytest ... &`) with SIGINT ignored, and an ignored
 # signal stays ignored in a child: run so, those tests failed (their command never stopped).
@@ -25,6 +27,15 @@ if signal.getsignal(signal.SIGINT) == signal.SIG_IGN and threading.current_threa
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ["SBCTUNE_DATA_DIR"] = tempfile.mkdtemp(prefix="sbctune-test-data-")
 os.environ["SBCTUNE_CACHE_DIR"] = tempfile.mkdtemp(prefix="sbctune-test-cache-")
+# The parts of Debian's kernel trees the tests read (the *_source tests and the regen scripts'
+# GLOBS; tests/unit/test_kernel_source_covered.py checks they cover them): taken along with the
+# first extraction of a series (scripts/kernel_source.py _also), so a fresh machine's run
+# decompresses each tarball once, not once per new glob (8 times for 6.1 and for 6.12).
+KERNEL_TREE_GLOBS = (
+    "drivers/*", "net/*", "include/*", "kernel/*", "arch/arm/*", "arch/arm64/*",
+    "arch/riscv/boot/dts/*",
+)  # fmt: skip
+os.environ.setdefault("SBCTUNE_KERNEL_SRC_WITH", ",".join(KERNEL_TREE_GLOBS))
 
 # The lab package imports on any system (its Linux-only modules are imported where used), so
 # this file loads on Windows too (tests/unit/test_linux_only_lazy.py checks).
@@ -63,3 +74,5 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         reason = posix_only_reason(item)
         if reason is not None:
             item.add_marker(pytest.mark.skip(reason=reason))
+    # The slowest modules first, so pytest's two processes end together (tests/module_order.py).
+    items[:] = slowest_first(items, lambda item: module_of(item.nodeid), load_seconds())

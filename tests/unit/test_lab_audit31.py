@@ -34,6 +34,7 @@ from sbctune.tuning.model import Change, PlannedTweak
 from sbctune.tuning.probe import Facts
 from sbctune.tuning.source_rule import read_back_decides
 from tests.fake_ethtool_support import ethtool, lab_state
+from tests.kernel_package import cached_package
 
 POSIX = pytest.mark.posix_only("the lab's fake ethtool (Linux-only lab) locks its state with fcntl")
 CAPTURES = Path(__file__).resolve().parents[1] / "captures"
@@ -260,30 +261,14 @@ def test_a_fresh_tree_is_extracted_when_one_glob_covers_another(tmp_path: Path) 
     for a pattern left with none: the source test's globs ("net/mac80211/*" and
     "net/mac80211/iface.c") failed on a fresh 7.2 tree. A package built here, as Debian's
     linux-source-7.2 is laid out (/usr/src/linux-source-7.2.tar.xz)."""
-    import subprocess
-
     sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
     import kernel_source
 
-    top = tmp_path / "src" / "linux-source-7.2" / "net" / "mac80211"
-    top.mkdir(parents=True)
-    (top / "iface.c").write_text("int ieee80211_if_add;\n", encoding="utf-8")
-    (top / "rate.c").write_text("int rate;\n", encoding="utf-8")
-    package = tmp_path / "pkg"
-    (package / "usr" / "src").mkdir(parents=True)
-    subprocess.run(["tar", "-cJf", str(package / "usr/src/linux-source-7.2.tar.xz"), "-C",
-                    str(tmp_path / "src"), "linux-source-7.2"], check=True)  # fmt: skip
-    (package / "DEBIAN").mkdir()
-    (package / "DEBIAN" / "control").write_text(
-        "Package: linux-source-7.2\nVersion: 7.2.0-1\nArchitecture: all\n"
-        "Maintainer: audit31 <audit31@example.invalid>\nDescription: test tree\n",
-        encoding="utf-8",
-    )
-    cache = tmp_path / "cache"
-    (cache / "debs").mkdir(parents=True)
-    deb = cache / "debs" / "linux-source-7.2_7.2.0-1_all.deb"
-    subprocess.run(["dpkg-deb", "--build", str(package), str(deb)], check=True,
-                   capture_output=True)  # fmt: skip
+    files = {
+        "net/mac80211/iface.c": "int ieee80211_if_add;\n",
+        "net/mac80211/rate.c": "int rate;\n",
+    }
+    cache = cached_package(tmp_path, "7.2", files)
     globs = ["net/mac80211/*", "net/mac80211/iface.c"]
     tree = kernel_source.obtain("7.2", globs, cache=cache, offline=True)
     assert (tree.root / "net/mac80211/iface.c").is_file()
