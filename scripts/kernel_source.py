@@ -253,6 +253,14 @@ def _covered(glob: str, done: set[str]) -> bool:
     return any(fnmatch.fnmatchcase(glob, d) for d in done)
 
 
+def asked(relative: str, globs: Sequence[str]) -> bool:
+    """Whether a path of the tree (relative to its top) is one `globs` extract. The cache holds
+    what every caller asked for (and the tests' trees, SBCTUNE_KERNEL_SRC_WITH), so a generator
+    that walks a folder reads only the files its own globs name, or its table would depend on
+    what others extracted before it (regen_kernel_source gained drivers/base/*'s messages)."""
+    return any(fnmatch.fnmatchcase(relative, g.strip("/")) for g in globs)
+
+
 def _uncovered(globs: list[str]) -> list[str]:
     """`globs` without those another one already matches: tar takes each member for the first
     pattern it matches and fails ("Not found in archive") for a pattern left with none, so a
