@@ -18,7 +18,7 @@ import functools
 import re
 
 from sbctune.catalog.ids import load_ids
-from sbctune.catalog.kernel_drivers import load_kernel_drivers
+from sbctune.catalog.kernel_drivers import KernelDriver, load_kernel_drivers
 from sbctune.catalog.model import Chip
 
 # A chip's model number in a pci.ids/usb.ids name: "82599ES", "X540", "LAN9500A", "MT27700",
@@ -141,15 +141,25 @@ def chip_by_platform_name(driver: object) -> tuple[str, str] | None:
 _PLACEHOLDER = re.compile(r"\dx")
 
 
+def _names_model(known: KernelDriver, model: str) -> bool:
+    """The driver's own name or MODULE_DESCRIPTION names this model: enc28j60 is
+    "microchip,enc28j60"'s, wilc1000_spi "microchip,wilc1000"'s, and qcaspi, whose description
+    is "Qualcomm Atheros QCA7000 SPI Driver" (qca_spi.c), "qca,qca7000"'s."""
+    word = re.compile(rf"(?<![a-z0-9]){re.escape(model.replace('-', '_'))}(?![a-z0-9])")
+    said = (known.name.replace("-", "_").lower(), known.about.replace("-", "_").lower())
+    return any(word.search(text) for text in said)
+
+
 def chip_by_one_compatible(driver: object) -> tuple[str, str] | None:
     """(chip, why) for an SPI driver whose one device-tree match is named for it (enc28j60's
-    { .compatible = "microchip,enc28j60" }): an SPI device has no USB/PCI IDs, and a driver
-    matching one model binds that chip alone. The chip is written in capitals: "ENC28J60"."""
+    { .compatible = "microchip,enc28j60" }, qcaspi's "qca,qca7000" that its description names):
+    an SPI device has no USB/PCI IDs, and a driver matching one model binds that chip alone,
+    even when its probe fails. The chip is written in capitals: "ENC28J60"."""
     known = load_kernel_drivers().get(driver)
     if known is None or not known.spi or len(known.compatible) != 1:
         return None
     model = known.compatible[0].split(",", 1)[1]
-    if model.replace("-", "_") != known.name.replace("-", "_") or _PLACEHOLDER.search(model):
+    if not _names_model(known, model) or _PLACEHOLDER.search(model):
         return None  # "ti,tcan4x5x": a family's placeholder, not a model
     why = f'the {known.name} driver, whose one device-tree match is "{known.compatible[0]}"'
     return model.upper(), f"{why} ({known.file})"

@@ -34,6 +34,15 @@ BOARD: list[tuple[str, _Lazy]] = [
         ),
     ),
     (
+        # a USB root hub's manufacturer string is the running kernel's: drivers/usb/core/hcd.c
+        # rh_string() makes it "%s %s %s" of utsname's sysname and release and the HCD's
+        # description, hub.c announce_device() prints it (show_string(): "%s: %s"), and only a
+        # root hub is named "usb%d" (usb.c usb_alloc_dev()): "usb usb5: Manufacturer: Linux
+        # 5.10.42 xhci-hcd" (6.1 and 6.12 alike; corpus/qcsm61_odroidxu4_haos_1488_*)
+        "kernel_version",
+        _Lazy(r"^usb usb\d{1,3}: Manufacturer: Linux (?P<version>\d[\w.+~-]{2,63}) [\w.-]{1,40}$"),
+    ),
+    (
         # the first line of every oops, warning and stack dump (lib/dump_stack.c
         # dump_stack_print_info(), 6.1: "CPU: %d PID: %d Comm: %.20s %s%s %s %.*s", 6.12 with
         # "UID: %u " before PID): the comm, "Kdump: loaded ", print_tainted() ("Not tainted"
@@ -89,7 +98,7 @@ BOARD_NEEDLES: dict[str, tuple[str, ...]] = {
     "under_voltage": ("oltage",),
     "voltage_normalised": ("ormali",),
     "machine_model": ("Machine model", "Hardware name", "machine is"),
-    "kernel_version": ("Linux version", "GNU/Linux", "Android", " Comm: "),
+    "kernel_version": ("Linux version", "GNU/Linux", "Android", " Comm: ", "Manufacturer: Linux"),
     "soc_line": ("SoC: ", "Allwinner "),
     "dmi": ("DMI: ",),
     "cpuinfo": ("Hardware", "Revision", "Model"),
