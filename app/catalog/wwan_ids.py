@@ -67,10 +67,24 @@ def _usbnet_wwan() -> frozenset[str]:
     return frozenset(str(d) for d in drivers) if isinstance(drivers, dict) else frozenset()
 
 
+@functools.cache
+def _rawip() -> frozenset[str]:
+    """Drivers whose net_device is a raw-IP link (ARPHRD_RAWIP: a modem's data path, Qualcomm's
+    IPA among them): resources/kernel_source/rawip_drivers.json, scripts/regen_rawip_drivers.py."""
+    from sbctune.resources import resource_root
+
+    try:
+        path = resource_root().joinpath("kernel_source", "rawip_drivers.json")
+        drivers = json.loads(path.read_text(encoding="utf-8")).get("drivers", {})
+    except (OSError, ValueError, AttributeError):
+        return frozenset()
+    return frozenset(str(d) for d in drivers) if isinstance(drivers, dict) else frozenset()
+
+
 def is_wwan_driver(name: object) -> bool:
     """A driver of the kernel for mobile-network modems (qmi_wwan, cdc_mbim, sierra_net,
-    huawei_cdc_ncm ...): by its MODULE_DESCRIPTION, its place under drivers/net/wwan/, or its
-    usbnet driver_infos, all FLAG_WWAN."""
+    huawei_cdc_ncm, ipa ...): by its MODULE_DESCRIPTION, its place under drivers/net/wwan/, its
+    usbnet driver_infos, all FLAG_WWAN, or its raw-IP net_device."""
     return isinstance(name, str) and _is_wwan_name(name)
 
 
@@ -81,7 +95,7 @@ def is_wwan_driver(name: object) -> bool:
 def _is_wwan_name(name: str) -> bool:
     from sbctune.catalog.kernel_drivers import load_kernel_drivers
 
-    if name in _usbnet_wwan():
+    if name in _usbnet_wwan() or name in _rawip():
         return True
     known = load_kernel_drivers().get(name)
     return known is not None and bool(

@@ -5,8 +5,12 @@ tests/captures/corpus/qcsm61_*) showed misread. Every output here is one of thos
 
 from __future__ import annotations
 
+import json
+
 from sbctune.advice.inspect import inspect_bundle
-from tests.corpus_support import CORPUS, corpus_line, inventory_of
+from sbctune.resources import resource_root
+from tests.corpus_support import CORPUS, corpus_line, findings_of, inventory_of
+from tests.kernel_trees import kernel_trees
 
 # --- the kernel release a USB root hub's manufacturer string carries --------------------------
 
@@ -60,3 +64,43 @@ def test_one_match_names_no_chip_its_driver_does_not_name() -> None:
     assert chip_by_one_compatible("mcp251x") is None
     assert chip_by_one_compatible("r8169") is None
     assert chip_by_one_compatible("no-such-driver") is None
+
+
+# --- a driver whose net_device is a raw-IP link is a modem's ---------------------------------
+
+_FP3_IPA = "qcsm61_fairphone3_msm8953_93_ipa_memory_region_missing_oops_lost_bracket"
+
+
+def test_ipa_is_a_cellular_modems_data_path() -> None:
+    """`ipa 7940000.ipa: IPA driver initialized`: Qualcomm's IPA carries the modem's traffic;
+    its netdev is raw IP (ipa_modem.c: ARPHRD_RAWIP), so its NIC is a cellular modem's, as
+    qmi_wwan's is, though its MODULE_DESCRIPTION names no modem."""
+    inv = inspect_bundle(CORPUS / _FP3_IPA)
+    (nic,) = inv.nics
+    assert (nic.driver, nic.bus_path) == ("ipa", "7940000.ipa")
+    assert findings_of(inv, "cellular-modem")
+    assert findings_of(inv, "driver-complaint")  # "required memory region 14 missing"
+
+
+def test_rawip_table_is_the_sources_and_names_no_ethernet_driver() -> None:
+    """rawip_drivers.json as scripts/regen_rawip_drivers.py makes it from the pinned 6.1 and
+    6.12 trees (fetched as the other source checks do); and its rule: only a file that sets the
+    raw-IP type, owned by its driver or its directory's one driver."""
+    import regen_rawip_drivers as regen  # scripts/, on the path by tests.kernel_trees
+
+    from sbctune.catalog.wwan_ids import is_wwan_driver
+
+    assert regen.sets_rawip("\tnetdev->type = ARPHRD_RAWIP;\n")
+    assert not regen.sets_rawip("/* dev->type = ARPHRD_RAWIP; */ dev->type = ARPHRD_ETHER;")
+    files = {"drivers/net/ipa/ipa_main.c": ["ipa"], "drivers/net/mhi_net.c": ["mhi_net"]}
+    assert regen.owner("drivers/net/ipa/ipa_modem.c", files) == "ipa"
+    assert regen.owner("drivers/net/tun.c", files) is None  # drivers/net itself names none
+    assert is_wwan_driver("ipa") and is_wwan_driver("mhi_net")
+    assert not is_wwan_driver("qcom-ethqos") and not is_wwan_driver("r8152")
+    path = resource_root().joinpath("kernel_source", "rawip_drivers.json")
+    shipped = json.loads(path.read_text(encoding="utf-8"))
+    trees = kernel_trees(regen.GLOBS)
+    drivers = json.loads(
+        resource_root().joinpath("kernel_source", "drivers.json").read_text(encoding="utf-8")
+    )["drivers"]
+    assert regen.build(trees, drivers) == shipped["drivers"]

@@ -17,7 +17,7 @@ _NAMES = sorted(load_kernel_drivers().names())
 
 def _plain(name: object) -> bool:
     """is_wwan_driver as it was, every call from the tables."""
-    if isinstance(name, str) and name in wwan_ids._usbnet_wwan():
+    if isinstance(name, str) and (name in wwan_ids._usbnet_wwan() or name in wwan_ids._rawip()):
         return True
     known = load_kernel_drivers().get(name) if isinstance(name, str) else None
     return known is not None and bool(
