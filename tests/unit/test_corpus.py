@@ -365,6 +365,22 @@ KNOWN_GAPS: dict[str, str] = {
         "(wl18xx/main.c wl18xx_get_pg_ver(), wl1271_info) is tied to no device: wlan0 is "
         "found, its WiLink 8 chip is not"
     ),
+    # corpus61 (sixty-first unseen set), reasons in tests/captures/corpus/README.md
+    "qcsm61_db410c_wcn36xx_list_001729_remoteproc_invalid_metadata_two_boots_wrapped": (
+        "wcn36xx's device-less info lines ('wcn36xx: firmware API 1.5.1.2, 41 stations, 2 "
+        "bssids', wcn36xx_info() in smd.c) make no NIC: only a Wi-Fi driver's error-level "
+        "device-less line does, and no table tells a line of a running device from a banner"
+    ),
+    "qcsm61_qca7000_legacy_qca_3_qcaspi_qca0_sync_carrier_off_no_timestamps": (
+        "the out-of-tree qca7000 driver 0.1.9's 'qcaspi: Driver loaded (qca0)' and 'sync: not "
+        "ready, turn off carrier' are no format of the in-tree qca_spi.c and no row of "
+        "vendor_formats.json reads them yet (qca/qca7000's source is the one a row would cite)"
+    ),
+    "qcsm61_konkr_pocket_fit_elite_armada_398_ath12k_wifi7_pci_wcn7860_short_monotonic": (
+        "'Wi-Fi 7 Hardware name: wcn7860 hw2.0' is the 7.x ath12k split's line (driver "
+        "ath12k_wifi7_pci): wcn7860 is no hw_params name of the 6.1/6.12 tables "
+        "(firmware_chips.json), so the chip line names none"
+    ),
 }
 
 
