@@ -94,7 +94,8 @@ def _identity(board: Board, parsed: Parsed, catalog: Catalog) -> None:
     """Model, catalog entry, SoC and cores: the device tree, /proc/cpuinfo, then the log."""
     cpuinfo = parsed.cpuinfo
     logged, logged_revision, logged_hardware = _log_identity(parsed)
-    own = (parsed.model, cpuinfo.model if cpuinfo else None, mips_machine(parsed))
+    ubus = parsed.ubus_board.model if parsed.ubus_board is not None else None
+    own = (parsed.model, cpuinfo.model if cpuinfo else None, mips_machine(parsed), ubus)
     models = [m for m in own if m] + logged
     board.model = models[0] if models else None
     entry = next((e for m in models if (e := catalog.board_by_model(m)) is not None), None)
@@ -224,6 +225,8 @@ def _board(parsed: Parsed, catalog: Catalog) -> Board:
     if parsed.uname:
         board.kernel = parsed.uname.kernel_release
     booted = parsed.dmesg.of_kind("kernel_version") if parsed.dmesg is not None else []
+    if not board.kernel and parsed.ubus_board is not None:  # procd's uname release
+        board.kernel = parsed.ubus_board.kernel
     if not board.kernel and booted:  # the log's own "Linux version 6.1.0-... (...)" line
         board.kernel = booted[-1].fields.get("version")
     if board.soc is None and (found := soc_by_kernel(board.kernel)) is not None:

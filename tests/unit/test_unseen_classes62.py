@@ -77,3 +77,29 @@ def test_system_type_table_matches_the_source() -> None:
             for rel in row["files"]:
                 got = formats((tree / rel).read_text(encoding="utf-8", errors="replace"))
                 assert (fmt in got) == (series in row["series"]), (series, fmt, rel)
+
+
+# --- OpenWrt's `ubus call system board` names the board, its kernel and its SoC --------------
+
+_MT7628AN_UBUS = "tiny62_mt7628an_owrtforum_201153_mt76x2e_firmware_failed_to_start_ubus_board"
+
+
+def test_ubus_system_board_gives_model_kernel_and_soc() -> None:
+    """procd's system_board() prints uname's release, cpuinfo's "system type" (the MIPS SoC's
+    sentence) and /tmp/sysinfo/model: the board is the MT7628AN evaluation board on 5.15.137."""
+    board = inspect_bundle(CORPUS / _MT7628AN_UBUS).board
+    assert board.model == "Mediatek MT7628AN evaluation board"
+    assert board.kernel == "5.15.137"
+    assert board.soc == "MT7628AN"
+
+
+def test_ubus_system_board_reads_the_first_level_only() -> None:
+    """The nested "release" object (its "target", "description") is the firmware, not the
+    board; a prompt before the object is not read as a field."""
+    from sbctune.inventory.parsers.ubus_board import parse_ubus_system_board
+
+    text = (CORPUS / _MT7628AN_UBUS / "commands" / "001-ubus_call_system_board.txt").read_text()
+    board, warnings = parse_ubus_system_board(text)
+    assert board.board_name == "mediatek,mt7628an-eval-board" and not warnings
+    cut = text.replace('\t"model": "Mediatek MT7628AN evaluation board",\n', "")
+    assert parse_ubus_system_board(cut)[0].model is None  # "description" is not a model
