@@ -95,8 +95,8 @@ def _identity(board: Board, parsed: Parsed, catalog: Catalog) -> None:
     cpuinfo = parsed.cpuinfo
     logged, logged_revision, logged_hardware = _log_identity(parsed)
     ubus = parsed.ubus_board.model if parsed.ubus_board is not None else None
-    own = (parsed.model, cpuinfo.model if cpuinfo else None, mips_machine(parsed), ubus)
-    models = [m for m in own if m] + logged
+    named = (parsed.model, cpuinfo.model if cpuinfo else None, mips_machine(parsed), ubus)
+    models = [m for m in named if m] + logged
     board.model = models[0] if models else None
     entry = next((e for m in models if (e := catalog.board_by_model(m)) is not None), None)
     if entry is None and parsed.compatible:

@@ -23,13 +23,13 @@ def mips_machine(parsed: Parsed) -> str | None:
 
 def mips_soc(parsed: Parsed) -> tuple[str, str] | None:
     """(SoC, where it was read) from the system type, the file's before the log's last."""
-    said = [parsed.cpuinfo.system_type] if parsed.cpuinfo is not None else []
+    said: list[str | None] = [parsed.cpuinfo.system_type] if parsed.cpuinfo is not None else []
     # procd's `ubus call system board` "system" is cpuinfo's "system type" on MIPS
     said += [parsed.ubus_board.system] if parsed.ubus_board is not None else []
     said += [f["value"] for f in _logged(parsed, "cpuinfo") if f.get("key") == "system type"]
     said += [f["system"] for f in _logged(parsed, "system_type")][::-1]
     for text in said:
         found = system_type_soc(text)
-        if found is not None:
+        if text is not None and found is not None:
             return found.soc, f"the MIPS system type {text.strip()!r} (the format of {found.file})"
     return None

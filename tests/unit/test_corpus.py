@@ -367,8 +367,8 @@ KNOWN_GAPS: dict[str, str] = {
     ),
     "tiny62_hg556a_seguridadwireless_bcm63xx_eth0_link_up_then_down_dmesg_prompt": (
         "bcm63xx_enet's own link line puts the interface first and the state in an argument "
-        "(bcm63xx_enet.c bcm_enet_adjust_phy_link(), 6.1/6.12: pr_info(\"%s: link %s\", "
-        "dev->name, UP/DOWN) then pr_cont(\" - %d/%s - flow control %s\")): no table reads "
+        '(bcm63xx_enet.c bcm_enet_adjust_phy_link(), 6.1/6.12: pr_info("%s: link %s", '
+        'dev->name, UP/DOWN) then pr_cont(" - %d/%s - flow control %s")): no table reads '
         "netdev-first formats whose words are arguments, so 'eth0: link DOWN' is no link change"
     ),
     "tiny62_nslu2_debian_arm_2007_ixp4xx_mac_npe_b_not_running_quoted_mail": (
