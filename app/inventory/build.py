@@ -25,6 +25,7 @@ from sbctune.inventory.irq_chips import fixed_irqs
 from sbctune.inventory.listing_sightings import all_sightings
 from sbctune.inventory.log_sightings import from_dmesg
 from sbctune.inventory.lshw_sightings import from_lshw
+from sbctune.inventory.mips_identity import mips_machine, mips_soc
 from sbctune.inventory.model import Board, Inventory, Nic, Throttled
 from sbctune.inventory.nics import board_makers_mac, is_builtin, is_nic, nic_from_device
 from sbctune.inventory.raw import Parsed
@@ -93,7 +94,9 @@ def _identity(board: Board, parsed: Parsed, catalog: Catalog) -> None:
     """Model, catalog entry, SoC and cores: the device tree, /proc/cpuinfo, then the log."""
     cpuinfo = parsed.cpuinfo
     logged, logged_revision, logged_hardware = _log_identity(parsed)
-    models = [m for m in (parsed.model, cpuinfo.model if cpuinfo else None) if m] + logged
+    ubus = parsed.ubus_board.model if parsed.ubus_board is not None else None
+    named = (parsed.model, cpuinfo.model if cpuinfo else None, mips_machine(parsed), ubus)
+    models = [m for m in named if m] + logged
     board.model = models[0] if models else None
     entry = next((e for m in models if (e := catalog.board_by_model(m)) is not None), None)
     if entry is None and parsed.compatible:
@@ -111,6 +114,8 @@ def _identity(board: Board, parsed: Parsed, catalog: Catalog) -> None:
         board.soc = _hardware_soc((cpuinfo.hardware if cpuinfo else None) or logged_hardware)
     if board.soc is None and (machine := _machine_soc(parsed)) is not None:
         board.soc, board.soc_source = machine
+    if board.soc is None and (mips := mips_soc(parsed)) is not None:
+        board.soc, board.soc_source = mips
     own = catalog.soc_nic(board.soc)
     board.soc_nic = own.chip_name if own is not None else None
     present = _present_cpus(parsed.sys_value(CPUS_PRESENT))
@@ -220,6 +225,8 @@ def _board(parsed: Parsed, catalog: Catalog) -> Board:
     if parsed.uname:
         board.kernel = parsed.uname.kernel_release
     booted = parsed.dmesg.of_kind("kernel_version") if parsed.dmesg is not None else []
+    if not board.kernel and parsed.ubus_board is not None:  # procd's uname release
+        board.kernel = parsed.ubus_board.kernel
     if not board.kernel and booted:  # the log's own "Linux version 6.1.0-... (...)" line
         board.kernel = booted[-1].fields.get("version")
     if board.soc is None and (found := soc_by_kernel(board.kernel)) is not None:

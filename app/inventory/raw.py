@@ -39,6 +39,7 @@ from sbctune.inventory.parsers.system import (
     OsRelease,
     Uname,
 )
+from sbctune.inventory.parsers.ubus_board import UbusBoard
 from sbctune.inventory.parsers.udevadm_walk import UdevWalk
 from sbctune.inventory.parsers.vcgencmd import Clock, Temperature, Throttled
 
@@ -126,6 +127,7 @@ class Parsed:
     cpuinfo: CpuInfo | None = None
     os_release: OsRelease | None = None
     uname: Uname | None = None
+    ubus_board: UbusBoard | None = None  # OpenWrt's `ubus call system board`
     modules: LoadedModules | None = None  # lsmod: loaded as modules (built-in ones not listed)
     model: str | None = None
     compatible: list[str] = field(default_factory=list)

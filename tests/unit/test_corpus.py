@@ -381,6 +381,19 @@ KNOWN_GAPS: dict[str, str] = {
         "ath12k_wifi7_pci): wcn7860 is no hw_params name of the 6.1/6.12 tables "
         "(firmware_chips.json), so the chip line names none"
     ),
+    # corpus62 (sixty-second unseen set), reasons in tests/captures/corpus/README.md
+    "tiny62_hg556a_seguridadwireless_bcm63xx_eth0_link_up_then_down_dmesg_prompt": (
+        "bcm63xx_enet's own link line puts the interface first and the state in an argument "
+        '(bcm63xx_enet.c bcm_enet_adjust_phy_link(), 6.1/6.12: pr_info("%s: link %s", '
+        'dev->name, UP/DOWN) then pr_cont(" - %d/%s - flow control %s")): no table reads '
+        "netdev-first formats whose words are arguments, so 'eth0: link DOWN' is no link change"
+    ),
+    "tiny62_nslu2_debian_arm_2007_ixp4xx_mac_npe_b_not_running_quoted_mail": (
+        "the 2007 out-of-tree ixp4xx_mac 0.3.1 (nslu2-linux patches; 6.1/6.12 have ixp4xx_eth) "
+        "prints 'ixp4xx_mac driver 0.3.1: eth0 on NPE-B ...' and 'eth0: NPE-B not running' "
+        "with no device: no old_formats.json row cites its public source yet, so eth0 has no "
+        "driver or bus and the missing NPE microcode is no finding"
+    ),
 }
 
 

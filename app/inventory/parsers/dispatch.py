@@ -35,6 +35,7 @@ from . import (
     report_tools,
     sysfs,
     system,
+    ubus_board,
     ubus_device,
     udevadm_walk,
     vcgencmd,
@@ -85,6 +86,9 @@ PARSERS: dict[str, Spec[Any]] = {
     "mii-tool": Spec(mii_tool.parse_mii_tool, lshw.LshwResult, "lshw"),
     "mmcli -m": Spec(mmcli.parse_mmcli, lshw.LshwResult, "lshw"),  # ModemManager's modem block
     "ubus network.device": Spec(ubus_device.parse_ubus_device_status, lshw.LshwResult, "lshw"),
+    "ubus system board": Spec(
+        ubus_board.parse_ubus_system_board, ubus_board.UbusBoard, "ubus_board"
+    ),
     "ethtool": Spec(ethtool_json.parse_ethtool_any, ethtool.EthtoolSettings, "ethtool", True),
     "ethtool -i": Spec(ethtool.parse_ethtool_driver, ethtool.EthtoolDriverInfo, "ethtool_i", True),
     "ethtool -k": Spec(ethtool.parse_ethtool_features, ethtool.EthtoolFeatures, "ethtool_k", True),
@@ -276,6 +280,8 @@ def resolve_command(cmdline: str) -> tuple[str | None, str | None]:
         return "ifconfig", None
     if cmd == "ubus" and args == ["call", "network.device", "status"]:
         return "ubus network.device", None  # all devices; one named device prints no names
+    if cmd == "ubus" and args == ["call", "system", "board"]:
+        return "ubus system board", None  # procd's board: kernel, SoC sentence, model
     if cmd == "mii-tool":
         return ("mii-tool", None) if not (set(args) & _MII_TOOL_ACTIONS) else (None, None)
     if cmd == "iwconfig":

@@ -74,12 +74,24 @@ BOARD: list[tuple[str, _Lazy]] = [
         ),
     ),
     (
+        # a MIPS SoC's own sentence (get_system_type()): ralink prom_init() pr_info("SoC Type:
+        # %s\n"), ath79_detect_sys_type() pr_info("SoC: %s\n"); which word is the SoC is the
+        # platform's format's (catalog/mips_system_types.py), so the whole sentence is kept
+        "system_type",
+        _Lazy(r"^SoC(?: Type)?: (?P<system>\S.{2,100})$"),
+    ),
+    (
         "dmi",  # dmi_show_system(): "DMI: <vendor> <product>/<board>, BIOS <version> <date>"
         _Lazy(r"^DMI: (?P<model>[^/]{1,120}?)(?:/(?P<board>[^/]{1,120}?))?, BIOS .{0,80}$"),
     ),
     (
-        "cpuinfo",  # a /proc/cpuinfo paste inside a log: "Hardware : BCM2835", "Revision : a02082"
-        _Lazy(r"^(?P<key>Hardware|Revision|Model)\s*: (?P<value>\S(?:.{0,118}\S)?)\s*$"),
+        # a /proc/cpuinfo paste inside a log: "Hardware : BCM2835", "Revision : a02082"; MIPS's
+        # "system type" and "machine" (arch/mips/kernel/proc.c show_cpuinfo())
+        "cpuinfo",
+        _Lazy(
+            r"^(?P<key>Hardware|Revision|Model|system type|machine)\s*: "
+            r"(?P<value>\S(?:.{0,118}\S)?)\s*$"
+        ),
     ),
 ]
 HARDWARE_NAME: list[tuple[str, _Lazy]] = [
@@ -100,6 +112,7 @@ BOARD_NEEDLES: dict[str, tuple[str, ...]] = {
     "machine_model": ("Machine model", "Hardware name", "machine is"),
     "kernel_version": ("Linux version", "GNU/Linux", "Android", " Comm: ", "Manufacturer: Linux"),
     "soc_line": ("SoC: ", "Allwinner "),
+    "system_type": ("SoC",),
     "dmi": ("DMI: ",),
-    "cpuinfo": ("Hardware", "Revision", "Model"),
+    "cpuinfo": ("Hardware", "Revision", "Model", "system type", "machine"),
 }

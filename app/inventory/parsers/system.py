@@ -23,6 +23,10 @@ class CpuInfo:
     cpu_implementer: str | None = None
     vendor_id: str | None = None  # x86 "GenuineIntel"
     features: list[str] = field(default_factory=list)
+    # MIPS (arch/mips/kernel/proc.c show_cpuinfo()): get_system_type() ("MediaTek MT7628AN ver:1
+    # eco:2") and mips_get_machine_name(), the device tree's model
+    system_type: str | None = None
+    machine: str | None = None
 
 
 _CPUINFO_KEYS = {
@@ -30,6 +34,7 @@ _CPUINFO_KEYS = {
     "CPU architecture", "CPU variant", "CPU part", "CPU revision", "Hardware", "Revision",
     "Serial", "Model", "model name", "vendor_id", "cpu family", "model", "stepping", "cpu MHz",
     "cache size", "cpu cores", "siblings", "core id", "physical id", "isa", "uarch", "hart",
+    "system type", "machine",
 }  # fmt: skip
 _CPUINFO_RE = re.compile(r"^([A-Za-z][\w ()]*?)\s*:\s?(.*)$")
 
@@ -63,6 +68,10 @@ def _parse_cpuinfo(text: str) -> Parsed[CpuInfo]:
             info.revision = value or None
         elif key == "Serial":
             info.serial = value or None
+        elif key == "system type" and info.system_type is None:
+            info.system_type = value or None
+        elif key == "machine" and info.machine is None:
+            info.machine = value or None
         elif key == "model name" and info.model_name is None:
             info.model_name = value or None
         elif key == "CPU architecture" and info.cpu_architecture is None:
