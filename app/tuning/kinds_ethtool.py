@@ -95,6 +95,15 @@ _SETTING = {
 }
 
 
+def restart_words(caps: driver_caps.DriverCaps, setting: str) -> str:
+    """How the driver drops the link for `setting`, as its restart fact's kind says: a
+    "renegotiation" only restarts autonegotiation (phy_ethtool_set_eee: phy_restart_aneg), the
+    interface stays up; a reopen or reset restarts it (audit 35 row 1: the held-back line said
+    "restarts the interface (rtl8169_set_eee)")."""
+    kind = caps.facts.get("restart_kinds", {}).get(setting)
+    return "renegotiates the link" if kind == "renegotiation" else "restarts the interface"
+
+
 def _restart_refusal(ctx: Context, setting: str) -> str | None:
     """A change that closes and reopens the interface drops the link for seconds: never on the
     NIC that carries the SSH session unless the user agreed (option allow_link_restart)."""
@@ -104,7 +113,8 @@ def _restart_refusal(ctx: Context, setting: str) -> str | None:
     if not ctx.carries_ssh():
         return None
     return (
-        f"changing {_SETTING.get(setting, setting)} on {caps.driver} restarts the interface "
+        f"changing {_SETTING.get(setting, setting)} on {caps.driver} "
+        f"{restart_words(caps, setting)} "
         f"({caps.cite(f'restarts:{setting}') or caps.cite('restarts_on')}), "
         f"and {ctx.iface} carries this SSH session: {HELD_FOR_LINK} (then applied under the "
         "guard and, where NetworkManager runs, its checkpoint)"

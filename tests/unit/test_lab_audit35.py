@@ -1,0 +1,102 @@
+"""Audit 35 (resources/tuning/driver_caps_audit35.md): what the user is told, read against the
+kernel's source for the 13 drivers.
+
+Row 1: a tweak held back on the NIC that carries the SSH session said "changing X on D restarts
+the interface (FUNCTION)" for every restart fact, also where the cited function only restarts
+autonegotiation (the fact's kind "renegotiation"): rtl8169_set_eee, bcmgenet_set_eee,
+macb_set_eee, lan78xx_set_eee all reach phy_ethtool_set_eee, which writes the EEE advertisement
+and calls phy_restart_aneg (drivers/net/phy/phy.c 6.1; genphy_c45_ethtool_set_eee in 6.12); the
+interface is neither closed nor reset. The same plan, with the user's consent, already said
+"renegotiates the link for it". A ring change that closes and reopens (macb_set_ringparam) or an
+igb reset (igb_set_eee: igb_reinit_locked) still restarts the interface.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from sbctune.inventory.model import Board, Inventory, Nic
+from sbctune.remote import batch
+from sbctune.remote.batch import StepResult
+from sbctune.tuning import catalog
+from sbctune.tuning.kinds import PLANNERS, Context
+from sbctune.tuning.model import PlannedTweak
+from sbctune.tuning.probe import Facts
+from tests.fake_ethtool_support import LINK_UP, ethtool, lab_state, root, with_link
+
+pytestmark = pytest.mark.posix_only("the lab's fake ethtool locks its state with fcntl")
+CAPTURES = Path(__file__).resolve().parents[1] / "captures"
+# a real --show-eee with EEE enabled (systemd issue 32032), as audits 30, 31 and 34a use it
+EEE_ON = (CAPTURES / "ethtool_eee" / "pi_end0_enabled_inactive_systemd_32032.txt").read_text(
+    encoding="utf-8"
+)
+
+
+def _planned(
+    tweak_id: str, step: str, text: str, driver: str, chip: str, kernel: str
+) -> PlannedTweak:
+    found = Facts("eth0")  # no ssh-route step: the NIC counts as the one SSH runs over
+    found.steps[step] = StepResult(batch.Step(("true",), step), 0, text.encode(), b"")
+    nic = Nic("eth0", driver=driver, chip=chip)
+    tweak = catalog.tweak(tweak_id)
+    inventory = Inventory(board=Board(kernel=kernel), nics=[nic])
+    return PLANNERS[tweak.kind](Context(tweak, found, inventory, nic, {}, {}, (tweak_id,)))
+
+
+@pytest.mark.parametrize(
+    ("driver", "chip", "kernel", "where"),
+    [
+        ("r8169", "RTL8168h/8111h", "6.1.0-27-arm64", "rtl8169_set_eee"),
+        ("r8169", "RTL8168h/8111h", "6.12.57+deb13-arm64", "rtl8169_set_eee"),
+        ("bcmgenet", "GENET v5", "6.12.57+deb13-arm64", "bcmgenet_set_eee"),
+        ("macb", "Cadence GEM in RP1", "7.2.0-1-arm64", "macb_set_eee"),
+        ("lan78xx", "LAN7515", "6.12.57+deb13-arm64", "lan78xx_set_eee"),
+    ],
+)
+def test_eee_held_back_says_the_link_renegotiates(
+    driver: str, chip: str, kernel: str, where: str
+) -> None:
+    """What `tune plan` shows for eee-off on the SSH NIC: the link renegotiates (the cited
+    function restarts autonegotiation only), not "restarts the interface"."""
+    item = _planned("eee-off", "ethtool --show-eee", EEE_ON, driver, chip, kernel)
+    assert not item.applicable and item.needs_link_consent, item.reason
+    assert item.reason.startswith(
+        f"changing Energy-Efficient Ethernet on {driver} renegotiates the link ("
+    ), item.reason
+    assert f"{where})" in item.reason and "restarts the interface" not in item.reason
+
+
+@root
+def test_flow_control_held_back_on_lan78xx_says_the_link_renegotiates(tmp_path: Path) -> None:
+    """lan78xx_set_pause (6.1, 6.12) writes the advertisement and calls phy_start_aneg: the
+    lab's `-a` after `-A eth0 rx off tx off`, planned on the SSH NIC."""
+    state = with_link(lab_state(tmp_path, "lan78xx", "LAN7515", "6.12.57+deb13-arm64"), **LINK_UP)
+    assert ethtool(state, "-A", "eth0", "rx", "off", "tx", "off")[2] == 0
+    text, err, code = ethtool(state, "-a", "eth0")
+    assert (err, code) == ([], 0) and "RX:\t\toff" in text
+    item = _planned("flow-control", "ethtool -a", text, "lan78xx", "LAN7515", "6.12.57+deb13-arm64")
+    assert not item.applicable and item.needs_link_consent, item.reason
+    assert item.reason.startswith("changing flow control on lan78xx renegotiates the link ("), (
+        item.reason
+    )
+
+
+def test_a_ring_change_that_reopens_still_restarts_the_interface(tmp_path: Path) -> None:
+    """The control: macb_set_ringparam closes and reopens a running interface (the lab's `-g`)."""
+    state = lab_state(tmp_path, "macb", "Cadence GEM in RP1", "6.12.57+deb13-arm64")
+    text, err, code = ethtool(state, "-g", "eth0")
+    assert (err, code) == ([], 0)
+    item = _planned(
+        "nic-rings", "ethtool -g", text, "macb", "Cadence GEM in RP1", "6.12.57+deb13-arm64"
+    )
+    assert not item.applicable and item.needs_link_consent, item.reason
+    assert item.reason.startswith("changing rings on macb restarts the interface ("), item.reason
+
+
+def test_an_igb_reset_still_restarts_the_interface() -> None:
+    """The control: igb_set_eee resets the NIC (igb_reinit_locked: igb_down, igb_up)."""
+    item = _planned("eee-off", "ethtool --show-eee", EEE_ON, "igb", "I350", "6.12.57+deb13-arm64")
+    assert not item.applicable and item.needs_link_consent, item.reason
+    assert "on igb restarts the interface (" in item.reason
