@@ -100,3 +100,28 @@ def test_an_igb_reset_still_restarts_the_interface() -> None:
     item = _planned("eee-off", "ethtool --show-eee", EEE_ON, "igb", "I350", "6.12.57+deb13-arm64")
     assert not item.applicable and item.needs_link_consent, item.reason
     assert "on igb restarts the interface (" in item.reason
+
+
+# Row 2: the XPS tweak's why said the map's file "is missing" on a USB adapter. Every transmit
+# queue has an xps_cpus file (net/core/net-sysfs.c netdev_queue_default_attrs, no is_visible:
+# 6.1, 6.12, 7.2); on a net_device with one transmit queue xps_cpus_show and xps_cpus_store
+# answer ENOENT (`!netif_is_multiqueue(dev)`), which the shell prints as "No such file or
+# directory" for a file `ls` lists (seed 000's `echo f > .../tx-0/xps_cpus`).
+
+
+def test_the_xps_why_says_the_file_is_there_but_answers_enoent() -> None:
+    """`tune plan` for XPS on a USB adapter: the why no longer says the file is missing."""
+    from sbctune.cli.tune_plan_text import plan_lines
+    from sbctune.tuning.model import TuningPlan
+    from sbctune.tuning.why_words import why_for
+
+    nic = Nic("eth0", driver="ax88179_178a", chip="AX88179")
+    tweak = catalog.tweak("xps")
+    inventory = Inventory(board=Board(kernel="6.12.57+deb13-arm64", cpu_cores=4), nics=[nic])
+    item = PLANNERS[tweak.kind](Context(tweak, Facts("eth0"), inventory, nic, {}, {}, ("xps",)))
+    assert not item.applicable and "ENOENT" in item.reason, item.reason
+    item.why, item.sources = why_for(tweak, inventory, nic)  # as planning.plan gives it
+    text = "\n".join(plan_lines(TuningPlan("eth0", [item])))
+    why = next(line for line in text.splitlines() if line.startswith("  Why: "))
+    assert "the file is missing" not in why, why
+    assert "one transmit queue" in why and '"No such file or directory"' in why, why
