@@ -125,3 +125,23 @@ def test_the_xps_why_says_the_file_is_there_but_answers_enoent() -> None:
     why = next(line for line in text.splitlines() if line.startswith("  Why: "))
     assert "the file is missing" not in why, why
     assert "one transmit queue" in why and '"No such file or directory"' in why, why
+
+
+# Row 3: atlantic with interrupt moderation off (aq_itr=0: aq_ethtool_get_coalesce shows usecs 0,
+# frames 1) was told "both would have to change at once (not possible ...)", which reads as if
+# `-C rx-usecs 50 rx-frames 0` would do; the kernel takes that one, but aq_ethtool_set_coalesce
+# always sets AQ_CFG_INTERRUPT_MODERATION_ON, whose get shows frames 0, so the off mode (frames
+# 1) could never be put back: that is why it is not possible.
+COALESCE_OFF = (
+    CAPTURES / "dev_vm/bundles/qemu_bookworm_four_nics/commands/013-ethtool_-c_enp0s2.txt"
+).read_text(encoding="utf-8")  # a real -c with 0/1/0/1, as test_driver_fit uses it for atlantic
+
+
+@pytest.mark.parametrize("kernel", ["6.1.0-27-amd64", "6.12.57+deb13-amd64"])
+def test_atlantic_with_moderation_off_says_why_both_at_once_will_not_do(kernel: str) -> None:
+    item = _planned("irq-coalescing", "ethtool -c", COALESCE_OFF, "atlantic", "AQC107", kernel)
+    assert not item.applicable and not item.changes, item.reason
+    assert "rx-frames is 1" in item.reason
+    assert "with rx-frames 0 the driver would take it" in item.reason, item.reason
+    assert "rx-frames reads 0 (" in item.reason and "aq_ethtool_get_coalesce)" in item.reason
+    assert "rx-frames 1 could not be put back" in item.reason
