@@ -10,7 +10,7 @@ from sbctune.inventory.parsers.ethtool import (
     parse_ethtool_features,
     parse_ethtool_rings,
 )
-from sbctune.tuning import catalog, driver_caps, source_rule
+from sbctune.tuning import catalog, driver_caps, link_wait, source_rule
 from sbctune.tuning.model import HELD_FOR_LINK, Change, PlannedTweak
 from sbctune.tuning.parsers import parse_eee, parse_pause
 from sbctune.tuning.plan_context import Context
@@ -271,7 +271,23 @@ def _planned_jumbo_mtu(ctx: Context) -> int | None:
         ctx.options.get("mtu") or catalog.tweak("mtu-jumbo").params.get("default_mtu", 9000)
     )
     top = ctx.caps.mtu_max(ctx.nic.chip if ctx.nic else None) if ctx.caps else None
-    return None if top is not None and wanted > top else wanted
+    return None if (top is not None and wanted > top) or _jumbo_held(ctx, wanted) else wanted
+
+
+def _jumbo_held(ctx: Context, wanted: int) -> bool:
+    """Whether the mtu-jumbo tweak is held back for the SSH session's link (kinds_mtu.plan_mtu:
+    a change that restarts the interface or renegotiates the link, no consent): the MTU then
+    stays, and so do the offloads it would drop (audit 35 row 4: r8169's TSO was "not possible"
+    for an MTU of 9000 that the same plan held back)."""
+    caps = ctx.caps
+    if caps is None or ctx.options.get("allow_link_restart") or not ctx.carries_ssh():
+        return False
+    now = str(ctx.nic.mtu) if ctx.nic and ctx.nic.mtu else ""
+    if now == str(wanted):
+        return False
+    jumbo = driver_caps.mtu_renegotiates(caps)
+    crosses = jumbo is not None and link_wait.crosses_up(now, str(wanted), jumbo[0])
+    return caps.restarts("mtu") or crosses
 
 
 def _members_fixed(ctx: Context, short: str, features: dict[str, Any]) -> bool:

@@ -145,3 +145,40 @@ def test_atlantic_with_moderation_off_says_why_both_at_once_will_not_do(kernel: 
     assert "with rx-frames 0 the driver would take it" in item.reason, item.reason
     assert "rx-frames reads 0 (" in item.reason and "aq_ethtool_get_coalesce)" in item.reason
     assert "rx-frames 1 could not be put back" in item.reason
+
+
+# Row 4: on the NIC that carries the SSH session, r8169's jumbo MTU is held back (rtl_jumbo_config
+# renegotiates the link; no consent), yet offloads-on said TSO was "not possible" because "the
+# jumbo frames tweak planned with it sets 9000". rtl8169_fix_features drops TSO only while
+# dev->mtu is above 1500 (TD_MSS_MAX / ETH_DATA_LEN, 6.1 and 6.12): at the MTU the held-back plan
+# leaves, `-K tso on` is taken.
+R8169_612 = "6.12.57+deb13-arm64"
+
+
+def _offloads(tmp_path: Path, **options: bool) -> PlannedTweak:
+    state = with_link(lab_state(tmp_path, "r8169", "RTL8125B", R8169_612), **LINK_UP)
+    text, err, code = ethtool(state, "-k", "eth0")  # the lab's -k: SG and TSO off on 6.12
+    assert (err, code) == ([], 0)
+    found = Facts("eth0")  # no ssh-route step: the NIC counts as the one SSH runs over
+    found.steps["ethtool -k"] = StepResult(
+        batch.Step(("true",), "ethtool -k"), 0, text.encode(), b""
+    )
+    nic = Nic("eth0", driver="r8169", chip="RTL8125B", mtu=1500)
+    tweak = catalog.tweak("offloads-on")
+    inventory = Inventory(board=Board(kernel=R8169_612), nics=[nic])
+    opts = {"path_supports_jumbo": True, **options}
+    selected = ("offloads-on", "mtu-jumbo")
+    return PLANNERS[tweak.kind](Context(tweak, found, inventory, nic, opts, {}, selected))
+
+
+def test_tso_is_planned_where_the_jumbo_mtu_is_held_back(tmp_path: Path) -> None:
+    item = _offloads(tmp_path)
+    assert not any("tso" in target for target, _why in item.impossible), item.impossible
+    assert "eth0 -K tso" in [c.target for c in item.changes], item.reason
+
+
+def test_tso_stays_off_where_the_user_agreed_to_the_jumbo_mtu(tmp_path: Path) -> None:
+    """The control: with consent the MTU goes to 9000, and rtl8169_fix_features drops TSO."""
+    item = _offloads(tmp_path, allow_link_restart=True)
+    why = dict(item.impossible).get("eth0 -K tso", "")
+    assert "the jumbo frames tweak planned with it sets 9000" in why, item.impossible
