@@ -104,6 +104,15 @@ def restart_words(caps: driver_caps.DriverCaps, setting: str) -> str:
     return "renegotiates the link" if kind == "renegotiation" else "restarts the interface"
 
 
+def drop_words(caps: driver_caps.DriverCaps, setting: str) -> str:
+    """What a planned change's reason adds where the driver drops the link for it (the words
+    down_nic takes off again for a NIC that is down): igb_set_eee's reset restarts the
+    interface, rtl8169_set_eee renegotiates the link."""
+    if restart_words(caps, setting) == "renegotiates the link":
+        return f"; {caps.driver} renegotiates the link for it (it drops briefly)"
+    return f"; {caps.driver} restarts the interface for it (the link drops briefly)"
+
+
 def _restart_refusal(ctx: Context, setting: str) -> str | None:
     """A change that closes and reopens the interface drops the link for seconds: never on the
     NIC that carries the SSH session unless the user agreed (option allow_link_restart)."""
@@ -375,7 +384,7 @@ def plan_eee(ctx: Context) -> PlannedTweak:
     item.changes.append(_ethtool_change(ctx.iface, "--set-eee", "eee", before, "off"))
     if eee.enabled and ctx.caps and ctx.caps.restarts("eee"):
         item.restarts_link = True
-        item.reason += f"; {ctx.caps.driver} renegotiates the link for it (it drops briefly)"
+        item.reason += drop_words(ctx.caps, "eee")
     if eee.enabled and ctx.caps and ctx.caps.facts.get("eee_reset_on_open"):
         item.reason += _eee_back_on_open(ctx.caps)
     if item.changes[0].needed:
@@ -460,5 +469,5 @@ def plan_pause(ctx: Context) -> PlannedTweak:
         if refusal:
             return _held(ctx, refusal)
         item.restarts_link = True
-        item.reason += f"; {caps.driver} renegotiates the link for it (it drops briefly)"
+        item.reason += drop_words(caps, "pause")
     return item

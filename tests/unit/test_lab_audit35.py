@@ -182,3 +182,25 @@ def test_tso_stays_off_where_the_user_agreed_to_the_jumbo_mtu(tmp_path: Path) ->
     item = _offloads(tmp_path, allow_link_restart=True)
     why = dict(item.impossible).get("eth0 -K tso", "")
     assert "the jumbo frames tweak planned with it sets 9000" in why, item.impossible
+
+
+def test_an_agreed_igb_eee_change_says_the_interface_restarts() -> None:
+    """With the user's consent, the plan's line for the drop follows the same kind: igb_set_eee
+    resets the NIC (igb_reinit_locked, 6.1 and 6.12), r8169 renegotiates (rtl8169_set_eee)."""
+    found = Facts("eth0")
+    found.steps["ethtool --show-eee"] = StepResult(
+        batch.Step(("true",), "ethtool --show-eee"), 0, EEE_ON.encode(), b""
+    )
+    for driver, chip, words in (
+        ("igb", "I350", "; igb restarts the interface for it (the link drops briefly)"),
+        ("r8169", "RTL8168h/8111h", "; r8169 renegotiates the link for it (it drops briefly)"),
+    ):
+        nic = Nic("eth0", driver=driver, chip=chip)
+        tweak = catalog.tweak("eee-off")
+        inventory = Inventory(board=Board(kernel=R8169_612), nics=[nic])
+        options = {"allow_link_restart": True}
+        item = PLANNERS[tweak.kind](
+            Context(tweak, found, inventory, nic, options, {}, ("eee-off",))
+        )
+        assert item.applicable and item.restarts_link, item.reason
+        assert words in item.reason, item.reason
