@@ -11,8 +11,8 @@ from sbctune.inventory.parsers.ethtool import (
     parse_ethtool_rings,
 )
 from sbctune.tuning import catalog, driver_caps, link_wait, source_rule
-from sbctune.tuning.model import HELD_FOR_LINK, Change, PlannedTweak
-from sbctune.tuning.parsers import parse_eee, parse_pause
+from sbctune.tuning.model import HELD_FOR_LINK, Change, NotNeeded, PlannedTweak
+from sbctune.tuning.parsers import Pause, parse_eee, parse_pause
 from sbctune.tuning.plan_context import Context
 from sbctune.tuning.plan_context import not_applicable as _no
 
@@ -439,6 +439,24 @@ def _chip_keeps_eee_off(ctx: Context) -> str | None:
     return f"EEE is off already: {caps.driver} keeps it off on the {name} ({where})"
 
 
+def _pause_negotiated(caps: driver_caps.DriverCaps | None, pause: Pause) -> NotNeeded | None:
+    """RX and TX pause in force already through autonegotiation while the request shows them
+    off (phylink's lan78xx from 6.17: phylink_create requests MLO_PAUSE_AN alone and the PHY
+    advertises Pause and Asym_Pause; ethtool -a prints "RX: off", "TX: off", "RX negotiated:
+    on", "TX negotiated: on"): nothing to turn on, and `-A rx on tx on` would only rewrite the
+    advertisement and drop the link (audit 35 row 5)."""
+    if not (pause.autoneg and pause.rx_negotiated and pause.tx_negotiated):
+        return None
+    if pause.rx and pause.tx:
+        return None  # requested and in force: the usual "on already" below says so
+    where = caps.cite("pause_advertised_at_start") if caps else ""
+    return NotNeeded(
+        "RX and TX pause frames are in force already: autonegotiation agreed them with the link "
+        "partner (ethtool -a: RX negotiated on, TX negotiated on), though the manual request "
+        f"shows off{f' ({where})' if where else ''}"
+    )
+
+
 def plan_pause(ctx: Context) -> PlannedTweak:
     # jumbo frames on r8169 and the drivers the tweak is for: the source rule's (kinds.PLANNERS)
     driver = ctx.nic.driver if ctx.nic else None
@@ -447,6 +465,9 @@ def plan_pause(ctx: Context) -> PlannedTweak:
         return _no(ctx, reason)
     pause = parse_pause(text)
     caps = ctx.caps
+    in_force = _pause_negotiated(caps, pause)
+    if in_force:
+        return _no(ctx, in_force)
     default = caps.facts.get("pause_default") if caps else None
     reason = ""
     if caps and default and pause.rx and pause.tx and all(default.get(k) for k in ("rx", "tx")):

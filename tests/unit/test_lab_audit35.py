@@ -204,3 +204,39 @@ def test_an_agreed_igb_eee_change_says_the_interface_restarts() -> None:
         )
         assert item.applicable and item.restarts_link, item.reason
         assert words in item.reason, item.reason
+
+
+# Row 5: from 6.17 lan78xx's pause is phylink's (lan78xx_get_pause/lan78xx_set_pause:
+# phylink_ethtool_get/set_pauseparam, 7.2 lan78xx.c lines 1869-1882); phylink_create requests
+# MLO_PAUSE_AN alone (phylink.c 7.2 line 1901) and the PHY advertises Pause and Asym_Pause, so
+# `ethtool -a` shows "RX: off", "TX: off" with "RX negotiated: on", "TX negotiated: on": pause is
+# in force. flow-control planned `-A rx on tx on` there, held back on the SSH NIC as a link drop
+# (with consent: a renegotiation for a pause already in force).
+def _pause_plan(text: str, kernel: str) -> PlannedTweak:
+    return _planned("flow-control", "ethtool -a", text, "lan78xx", "LAN7515", kernel)
+
+
+@pytest.mark.parametrize("kernel", ["7.2.12+deb14-arm64", "6.18.33+rpt-rpi-v8"])
+def test_negotiated_pause_on_a_phylink_lan78xx_is_not_needed(tmp_path: Path, kernel: str) -> None:
+    from sbctune.cli.tune_plan_text import plan_lines
+    from sbctune.tuning.model import TuningPlan
+
+    state = with_link(lab_state(tmp_path, "lan78xx", "LAN7515", kernel), **LINK_UP)
+    text, err, code = ethtool(state, "-a", "eth0")
+    assert (err, code) == ([], 0)
+    assert "RX:\t\toff" in text and "RX negotiated: on" in text and "TX negotiated: on" in text
+    item = _pause_plan(text, kernel)
+    assert not item.applicable and item.not_needed and not item.needs_link_consent, item.reason
+    assert "in force already" in item.reason and "phylink_bringup_phy" in item.reason
+    lines = plan_lines(TuningPlan("eth0", [item]))
+    assert lines[2].startswith("Ethernet flow control (pause frames) on: not needed here"), lines
+
+
+def test_pause_off_on_both_ends_is_still_planned() -> None:
+    """The control: a real Pi 3 B+ `-a` with the switch's flow control off (raspberrypi/linux
+    #2449): RX/TX requested on, negotiated off: on already as requested (lan78xx_phy_init)."""
+    text = (CAPTURES / "ethtool_a" / "pi3bplus_lan78xx_switch_fc_off_2449.txt").read_text(
+        encoding="utf-8"
+    )
+    item = _pause_plan(text, "6.1.0-27-arm64")
+    assert item.applicable and item.already and not item.not_needed, item.reason
