@@ -118,9 +118,25 @@ def _coalesce_refusal(
     frames = caps.facts.get("coalesce_usecs_needs_frames_zero", {}).get(param)
     if frames and wanted and after.get(frames):
         return (f"{caps.driver} refuses {param} {wanted} while {frames} is {after[frames]} "
-                f"(interrupt moderation off): both would have to change at once (not possible; "
+                f"(interrupt moderation off): both would have to change at once"
+                f"{_not_undone(caps, frames, after[frames])} (not possible; "
                 f"{caps.cite('coalesce_usecs_needs_frames_zero')})")  # fmt: skip
     return None
+
+
+def _not_undone(caps: driver_caps.DriverCaps, frames: str, now: int) -> str:
+    """Why writing both is no way out either, where the driver reads a frames value back as
+    another after any change (atlantic: every set is the ON mode, whose get shows frames 0), so
+    the mode shown now could not be put back (audit 35 row 3: "both would have to change at
+    once" read as if one command with both would do)."""
+    kept = (caps.facts.get("coalesce_frames_read_back") or {}).get(frames)
+    if kept is None or kept == now:
+        return ""
+    return (
+        f"; with {frames} 0 the driver would take it, but after any change {frames} reads "
+        f"{kept} ({caps.cite('coalesce_frames_read_back')}), so {frames} {now} could not be "
+        "put back"
+    )
 
 
 def _plan_mode_codes(

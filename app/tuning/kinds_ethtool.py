@@ -10,9 +10,9 @@ from sbctune.inventory.parsers.ethtool import (
     parse_ethtool_features,
     parse_ethtool_rings,
 )
-from sbctune.tuning import catalog, driver_caps, source_rule
-from sbctune.tuning.model import HELD_FOR_LINK, Change, PlannedTweak
-from sbctune.tuning.parsers import parse_eee, parse_pause
+from sbctune.tuning import catalog, driver_caps, link_wait, source_rule
+from sbctune.tuning.model import HELD_FOR_LINK, Change, NotNeeded, PlannedTweak
+from sbctune.tuning.parsers import Pause, parse_eee, parse_pause
 from sbctune.tuning.plan_context import Context
 from sbctune.tuning.plan_context import not_applicable as _no
 
@@ -95,6 +95,24 @@ _SETTING = {
 }
 
 
+def restart_words(caps: driver_caps.DriverCaps, setting: str) -> str:
+    """How the driver drops the link for `setting`, as its restart fact's kind says: a
+    "renegotiation" only restarts autonegotiation (phy_ethtool_set_eee: phy_restart_aneg), the
+    interface stays up; a reopen or reset restarts it (audit 35 row 1: the held-back line said
+    "restarts the interface (rtl8169_set_eee)")."""
+    kind = caps.facts.get("restart_kinds", {}).get(setting)
+    return "renegotiates the link" if kind == "renegotiation" else "restarts the interface"
+
+
+def drop_words(caps: driver_caps.DriverCaps, setting: str) -> str:
+    """What a planned change's reason adds where the driver drops the link for it (the words
+    down_nic takes off again for a NIC that is down): igb_set_eee's reset restarts the
+    interface, rtl8169_set_eee renegotiates the link."""
+    if restart_words(caps, setting) == "renegotiates the link":
+        return f"; {caps.driver} renegotiates the link for it (it drops briefly)"
+    return f"; {caps.driver} restarts the interface for it (the link drops briefly)"
+
+
 def _restart_refusal(ctx: Context, setting: str) -> str | None:
     """A change that closes and reopens the interface drops the link for seconds: never on the
     NIC that carries the SSH session unless the user agreed (option allow_link_restart)."""
@@ -104,7 +122,8 @@ def _restart_refusal(ctx: Context, setting: str) -> str | None:
     if not ctx.carries_ssh():
         return None
     return (
-        f"changing {_SETTING.get(setting, setting)} on {caps.driver} restarts the interface "
+        f"changing {_SETTING.get(setting, setting)} on {caps.driver} "
+        f"{restart_words(caps, setting)} "
         f"({caps.cite(f'restarts:{setting}') or caps.cite('restarts_on')}), "
         f"and {ctx.iface} carries this SSH session: {HELD_FOR_LINK} (then applied under the "
         "guard and, where NetworkManager runs, its checkpoint)"
@@ -261,7 +280,23 @@ def _planned_jumbo_mtu(ctx: Context) -> int | None:
         ctx.options.get("mtu") or catalog.tweak("mtu-jumbo").params.get("default_mtu", 9000)
     )
     top = ctx.caps.mtu_max(ctx.nic.chip if ctx.nic else None) if ctx.caps else None
-    return None if top is not None and wanted > top else wanted
+    return None if (top is not None and wanted > top) or _jumbo_held(ctx, wanted) else wanted
+
+
+def _jumbo_held(ctx: Context, wanted: int) -> bool:
+    """Whether the mtu-jumbo tweak is held back for the SSH session's link (kinds_mtu.plan_mtu:
+    a change that restarts the interface or renegotiates the link, no consent): the MTU then
+    stays, and so do the offloads it would drop (audit 35 row 4: r8169's TSO was "not possible"
+    for an MTU of 9000 that the same plan held back)."""
+    caps = ctx.caps
+    if caps is None or ctx.options.get("allow_link_restart") or not ctx.carries_ssh():
+        return False
+    now = str(ctx.nic.mtu) if ctx.nic and ctx.nic.mtu else ""
+    if now == str(wanted):
+        return False
+    jumbo = driver_caps.mtu_renegotiates(caps)
+    crosses = jumbo is not None and link_wait.crosses_up(now, str(wanted), jumbo[0])
+    return caps.restarts("mtu") or crosses
 
 
 def _members_fixed(ctx: Context, short: str, features: dict[str, Any]) -> bool:
@@ -349,7 +384,7 @@ def plan_eee(ctx: Context) -> PlannedTweak:
     item.changes.append(_ethtool_change(ctx.iface, "--set-eee", "eee", before, "off"))
     if eee.enabled and ctx.caps and ctx.caps.restarts("eee"):
         item.restarts_link = True
-        item.reason += f"; {ctx.caps.driver} renegotiates the link for it (it drops briefly)"
+        item.reason += drop_words(ctx.caps, "eee")
     if eee.enabled and ctx.caps and ctx.caps.facts.get("eee_reset_on_open"):
         item.reason += _eee_back_on_open(ctx.caps)
     if item.changes[0].needed:
@@ -404,6 +439,24 @@ def _chip_keeps_eee_off(ctx: Context) -> str | None:
     return f"EEE is off already: {caps.driver} keeps it off on the {name} ({where})"
 
 
+def _pause_negotiated(caps: driver_caps.DriverCaps | None, pause: Pause) -> NotNeeded | None:
+    """RX and TX pause in force already through autonegotiation while the request shows them
+    off (phylink's lan78xx from 6.17: phylink_create requests MLO_PAUSE_AN alone and the PHY
+    advertises Pause and Asym_Pause; ethtool -a prints "RX: off", "TX: off", "RX negotiated:
+    on", "TX negotiated: on"): nothing to turn on, and `-A rx on tx on` would only rewrite the
+    advertisement and drop the link (audit 35 row 5)."""
+    if not (pause.autoneg and pause.rx_negotiated and pause.tx_negotiated):
+        return None
+    if pause.rx and pause.tx:
+        return None  # requested and in force: the usual "on already" below says so
+    where = caps.cite("pause_advertised_at_start") if caps else ""
+    return NotNeeded(
+        "RX and TX pause frames are in force already: autonegotiation agreed them with the link "
+        "partner (ethtool -a: RX negotiated on, TX negotiated on), though the manual request "
+        f"shows off{f' ({where})' if where else ''}"
+    )
+
+
 def plan_pause(ctx: Context) -> PlannedTweak:
     # jumbo frames on r8169 and the drivers the tweak is for: the source rule's (kinds.PLANNERS)
     driver = ctx.nic.driver if ctx.nic else None
@@ -412,6 +465,9 @@ def plan_pause(ctx: Context) -> PlannedTweak:
         return _no(ctx, reason)
     pause = parse_pause(text)
     caps = ctx.caps
+    in_force = _pause_negotiated(caps, pause)
+    if in_force:
+        return _no(ctx, in_force)
     default = caps.facts.get("pause_default") if caps else None
     reason = ""
     if caps and default and pause.rx and pause.tx and all(default.get(k) for k in ("rx", "tx")):
@@ -434,5 +490,5 @@ def plan_pause(ctx: Context) -> PlannedTweak:
         if refusal:
             return _held(ctx, refusal)
         item.restarts_link = True
-        item.reason += f"; {caps.driver} renegotiates the link for it (it drops briefly)"
+        item.reason += drop_words(caps, "pause")
     return item

@@ -158,7 +158,10 @@ def test_offloads_on_leaves_tso_to_the_jumbo_mtu_planned_with_it(tmp_path: Path)
     the cm4-rtl8125b-r8169 lab). Planned with the jumbo tweak, TSO is now "not possible"."""
     alone = _offloads_with(tmp_path, ("offloads-on",), {})
     assert "eth0 -K tso" in [c.target for c in alone.changes]  # the guard: MTU 1500 stays
-    jumbo = _offloads_with(tmp_path, ("offloads-on", "mtu-jumbo"), {"path_supports_jumbo": True})
+    # with the user's consent: on this NIC (the SSH session's) the jumbo MTU is otherwise held
+    # back and the MTU stays 1500 (audit 35 row 4)
+    agreed = {"path_supports_jumbo": True, "allow_link_restart": True}
+    jumbo = _offloads_with(tmp_path, ("offloads-on", "mtu-jumbo"), agreed)
     assert "eth0 -K tso" not in [c.target for c in jumbo.changes]
     why = dict(jumbo.impossible)["eth0 -K tso"]
     assert "above an MTU of 1500" in why and "sets 9000" in why, why

@@ -150,7 +150,7 @@ def _planned_eee_off(kernel: str, **options: bool) -> PlannedTweak:
 def test_eee_off_on_a_mainline_pi5_is_held_back_over_ssh(kernel: str) -> None:
     item = _planned_eee_off(kernel)
     assert not item.applicable and item.needs_link_consent, item.reason
-    assert "restarts the interface (drivers/net/ethernet/cadence/macb_main.c: macb_set_eee)" in (
+    assert "renegotiates the link (drivers/net/ethernet/cadence/macb_main.c: macb_set_eee)" in (
         item.reason
     )
     agreed = _planned_eee_off(kernel, allow_link_restart=True)
