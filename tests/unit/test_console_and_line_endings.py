@@ -198,7 +198,9 @@ def _text_io_without_encoding(tree: ast.AST) -> list[int]:
             continue
         func = node.func
         if isinstance(func, ast.Attribute) and func.attr in ("read_text", "write_text"):
-            bad.append(node.lineno)
+            # read_text(encoding, errors), write_text(data, encoding, ...): positional is said too
+            if len(node.args) < (1 if func.attr == "read_text" else 2):
+                bad.append(node.lineno)
         elif isinstance(func, ast.Name) and func.id == "open":
             if "b" not in str(_mode(node, 1) or "r"):
                 bad.append(node.lineno)
@@ -227,6 +229,10 @@ def test_the_check_sees_text_io_without_encoding() -> None:
     assert _text_io_without_encoding(ast.parse("p.read_text()\nopen(p, 'w')\np.open('a')")) == [
         1, 2, 3]  # fmt: skip
     good = "p.read_text(encoding='utf-8')\nopen(p, 'rb')\nzf.open(name)\nHistory.open()"
+    assert (
+        _text_io_without_encoding(ast.parse("p.read_text('utf-8')\np.write_text(t, 'utf-8')")) == []
+    )
+    assert _text_io_without_encoding(ast.parse("p.write_text(t)")) == [1]
     assert _text_io_without_encoding(ast.parse(good)) == []
 
 

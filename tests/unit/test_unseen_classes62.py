@@ -98,7 +98,9 @@ def test_ubus_system_board_reads_the_first_level_only() -> None:
     board; a prompt before the object is not read as a field."""
     from sbctune.inventory.parsers.ubus_board import parse_ubus_system_board
 
-    text = (CORPUS / _MT7628AN_UBUS / "commands" / "001-ubus_call_system_board.txt").read_text()
+    text = (CORPUS / _MT7628AN_UBUS / "commands" / "001-ubus_call_system_board.txt").read_text(
+        encoding="utf-8"
+    )
     board, warnings = parse_ubus_system_board(text)
     assert board.board_name == "mediatek,mt7628an-eval-board" and not warnings
     cut = text.replace('\t"model": "Mediatek MT7628AN evaluation board",\n', "")
