@@ -160,6 +160,8 @@ def pairs_in(fmt: str) -> tuple[int, int] | None:
 def formats(root: Path) -> dict[str, tuple[str, set[str], tuple[int, int]]]:
     found: dict[str, tuple[str, set[str], tuple[int, int]]] = {}
     for top in (*_SCAN, "drivers/staging"):
+        if not asked(f"{top}/", GLOBS):  # a folder of regen_kernel_source's this does not ask for
+            continue
         for path in sorted((root / top).rglob("*.c")):
             rel = path.relative_to(root).as_posix()
             # _SCAN is regen_kernel_source's (net/core, drivers/base ...): only what GLOBS

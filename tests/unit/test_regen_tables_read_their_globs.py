@@ -56,3 +56,12 @@ def test_the_audit_lists_the_files_read_beyond_the_globs(tmp_path: Path) -> None
     opened = {str(root / "drivers/net/usb/r8152.c"), str(root / "drivers/base/core.c")}
     found = unasked(opened, {str(root): ["drivers/net/*"]})
     assert found == ["linux-source-6.1_6.1.192-3/drivers/base/core.c"]
+
+
+def test_the_audit_lists_a_folder_walked_beyond_the_globs(tmp_path: Path) -> None:
+    from audit_regen_reads import unasked
+
+    root = tmp_path / "linux-source-6.1_6.1.192-3" / "linux-source-6.1"
+    listed = frozenset(str(root / d) for d in ("drivers", "drivers/net/usb", "drivers/base"))
+    found = unasked(set(), {str(root): ["drivers/net/*"]}, listed)
+    assert found == ["linux-source-6.1_6.1.192-3/drivers/base/"]
