@@ -195,8 +195,10 @@ def driver_facts(tree: Path, module_path: str) -> dict[str, Any] | None:
     if not sources:
         return None
     texts = {p: p.read_text(encoding="utf-8", errors="replace") for p in sources}
+    # sorted: the first #define of a macro wins (_macro_value), not the file system's order
     headers = [
-        h.read_text(encoding="utf-8", errors="replace") for h in sources[0].parent.glob("*.h")
+        h.read_text(encoding="utf-8", errors="replace")
+        for h in sorted(sources[0].parent.glob("*.h"))
     ]
     usbnet = "usbnet_probe" in "".join(texts.values())
     lookup = sources + ([tree / USBNET] if usbnet else [])

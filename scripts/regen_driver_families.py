@@ -32,7 +32,10 @@ from kernel_source import pinned_trees  # noqa: E402
 
 GLOBS = ("drivers/net/*", "drivers/staging/*")
 _CONFIG = re.compile(r"^\s*(?:menu)?config\s+(\w+)\s*$")
-_PROMPT = re.compile(r"^\s*(?:tristate|bool|prompt)\s+\"([^\"]+)\"")
+# a Kconfig string escapes its quotes (3com/Kconfig: tristate "3c509/3c579 \"EtherLink III\"
+# support"): read to the first quote, 3c59x's family was "3c590/3c900 series (592/595/597) \"
+_PROMPT = re.compile(r'^\s*(?:tristate|bool|prompt)\s+"((?:[^"\\]|\\.)+)"')
+_ESCAPE = re.compile(r"\\(.)")
 
 
 def makefile_symbol(makefile: Path, stem: str) -> str | None:
@@ -68,7 +71,8 @@ def kconfig_prompts(root: Path) -> dict[str, tuple[str, str]]:
                 if m := _CONFIG.match(line):
                     symbol = m.group(1)
                 elif symbol and (m := _PROMPT.match(line)):
-                    found.setdefault(symbol, (m.group(1), path.relative_to(root).as_posix()))
+                    prompt = _ESCAPE.sub(r"\1", m.group(1))
+                    found.setdefault(symbol, (prompt, path.relative_to(root).as_posix()))
                     symbol = None
                 elif symbol and line.strip().startswith("help"):
                     symbol = None

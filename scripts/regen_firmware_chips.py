@@ -44,7 +44,9 @@ from firmware_prefixes import family, prefixes  # noqa: E402
 from firmware_structs import struct_files  # noqa: E402
 from kernel_source import SERIES, obtain  # noqa: E402
 
-GLOBS = ("drivers/net/*",)
+# drivers.json's drivers, staging's among them (rtl8723bs, r8188eu ...): read from the folders
+# this asks for, not from whatever another caller extracted into the shared cache
+GLOBS = ("drivers/net/*", "drivers/staging/*")
 _DEFINE_RE = re.compile(r'^#define\s+(FIRMWARE_\w+)\s+"([^"\n]{3,80})"', re.M)
 _PAIR_RE = re.compile(r'"([A-Z][A-Za-z0-9/ _-]{2,40})",\s*(FIRMWARE_\w+)\s*\}')
 

@@ -25,7 +25,7 @@ KS = ROOT / "resources" / "kernel_source"
 OUT = KS / "id_formats.tsv"
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from kernel_source import SERIES, obtain  # noqa: E402
+from kernel_source import SERIES, asked, obtain  # noqa: E402
 from regen_kernel_source import _SCAN, _format_after  # noqa: E402
 
 GLOBS = ("drivers/net/*", "drivers/usb/core/*", "drivers/mmc/*", "drivers/staging/*")
@@ -160,11 +160,17 @@ def pairs_in(fmt: str) -> tuple[int, int] | None:
 def formats(root: Path) -> dict[str, tuple[str, set[str], tuple[int, int]]]:
     found: dict[str, tuple[str, set[str], tuple[int, int]]] = {}
     for top in (*_SCAN, "drivers/staging"):
+        if not asked(f"{top}/", GLOBS):  # a folder of regen_kernel_source's this does not ask for
+            continue
         for path in sorted((root / top).rglob("*.c")):
+            rel = path.relative_to(root).as_posix()
+            # _SCAN is regen_kernel_source's (net/core, drivers/base ...): only what GLOBS
+            # extract, or the table holds whatever other callers put in the shared cache
+            if not asked(rel, GLOBS):
+                continue
             text = path.read_text(encoding="utf-8", errors="replace")
             if "%04x" not in text and "%04X" not in text and "vendor" not in text:
                 continue
-            rel = path.relative_to(root).as_posix()
             for m in _CALL_RE.finditer(text):
                 got = _format_after(text, m.end())
                 if got is None:

@@ -26,7 +26,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from kernel_source import SERIES, obtain  # noqa: E402
 
-GLOBS = ("drivers/net/*",)
+# drivers.json's USB drivers, staging's among them (vt6656, gdm724x ...): read from the folders
+# this asks for, not from whatever another caller extracted into the shared cache
+GLOBS = ("drivers/net/*", "drivers/staging/*")
 _PROBE_RE = re.compile(r"\.probe\s*=\s*(\w+)\s*,")
 _CALL_RE = re.compile(r"\b([a-z_]\w*)\s*\(")
 _COMMENT_RE = re.compile(r"/\*.*?\*/|//[^\n]*", re.S)

@@ -22,6 +22,7 @@ from tests.unit.test_corpus import BUNDLES, _chip_matches
 
 ROOT = Path(__file__).resolve().parents[2]
 CORPUS = ROOT / "tests" / "captures" / "corpus"
+_NEXT = r"^(?:(?:menu)?config|menu|endmenu|choice|endchoice|if|endif|source|comment)\b"
 
 
 def _table() -> dict:  # type: ignore[type-arg]
@@ -131,7 +132,10 @@ def test_every_family_is_its_options_prompt_in_the_source(trees: dict[str, Path]
         kconfig, symbol = row["source"].split(": config ")
         newest = trees[row["series"][-1]]
         text = (newest / kconfig).read_text(encoding="utf-8", errors="replace")
-        entry = re.search(rf"^\s*(?:menu)?config\s+{re.escape(symbol)}\s*\n(.*?)(?=^\S|\Z)", text,
-                          re.M | re.S)  # fmt: skip
+        # the entry runs to the next entry, not to an unindented line (sja1105/Kconfig's
+        # tristate starts in column 0)
+        entry = re.search(rf"^\s*(?:menu)?config\s+{re.escape(symbol)}\s*\n(.*?)(?={_NEXT}|\Z)",
+                          text, re.M | re.S)  # fmt: skip
         assert entry, (driver, row["source"])
-        assert f'"{row["family"]}"' in entry.group(1), (driver, row)
+        quoted = row["family"].replace("\\", "\\\\").replace('"', '\\"')  # Kconfig's escapes
+        assert f'"{quoted}"' in entry.group(1), (driver, row)
