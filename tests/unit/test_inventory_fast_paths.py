@@ -270,7 +270,10 @@ def _reference_marker_offsets(text: str) -> list[int]:
                     found.add(title_begin)
                     at = text.find(marker, at + 1)
                     continue
-            if paste_split._BREAK_LINE.match(line):
+            # a bare prompt whose command wrapped onto the next line breaks too (corpus59)
+            if paste_split._BREAK_LINE.match(line) or paste_split._wrapped_command(
+                line, text, stop
+            ):
                 found.add(begin)
             at = text.find(marker, at + 1)
     return sorted(found)
@@ -285,6 +288,8 @@ _PASTE_PIECES = [
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(pieces=st.lists(st.sampled_from(_PASTE_PIECES), max_size=40), misses=st.integers(0, 3))
+# found by hypothesis (the Windows lane): a bare prompt whose command wrapped onto the next line
+@example(pieces=["pi@raspberrypi:~ $ ", "\n", "ip a"], misses=0)
 def test_paste_marker_search_finds_what_the_plain_search_found(
     pieces: list[str], misses: int
 ) -> None:
