@@ -99,6 +99,10 @@ def test_inspecting_a_bundle_loads_no_ssh(tmp_path: Path) -> None:
     assert loaded == [], f"`sbctune inspect BUNDLE` imported {loaded}"
 
 
+@pytest.mark.posix_only(
+    "Windows' stat does not witness a change (table_cache.stat_witnesses_changes): there every "
+    "run hashes its sources, the large ones with hashlib"
+)
 def test_a_bundle_inspected_again_loads_no_openssl(tmp_path: Path) -> None:
     # once the table cache is built (its large sources hashed by hashlib once), an inspect
     # hashes only small ones (the catalog, file names) with CPython's own SHA-256
