@@ -33,7 +33,7 @@ os.environ["SBCTUNE_CACHE_DIR"] = tempfile.mkdtemp(prefix="sbctune-test-cache-")
 # decompresses each tarball once, not once per new glob (8 times for 6.1 and for 6.12).
 KERNEL_TREE_GLOBS = (
     "drivers/*", "net/*", "include/*", "kernel/*", "arch/arm/*", "arch/arm64/*",
-    "arch/riscv/boot/dts/*",
+    "arch/mips/*", "arch/riscv/boot/dts/*",
 )  # fmt: skip
 os.environ.setdefault("SBCTUNE_KERNEL_SRC_WITH", ",".join(KERNEL_TREE_GLOBS))
 
