@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from sbctune.advice.inspect import inspect_bundle
 from sbctune.resources import resource_root
 from tests.corpus_support import CORPUS, corpus_line, findings_of, inventory_of
@@ -82,6 +84,7 @@ def test_ipa_is_a_cellular_modems_data_path() -> None:
     assert findings_of(inv, "driver-complaint")  # "required memory region 14 missing"
 
 
+@pytest.mark.posix_only("obtains Debian's kernel source with apt-get and dpkg")
 def test_rawip_table_is_the_sources_and_names_no_ethernet_driver() -> None:
     """rawip_drivers.json as scripts/regen_rawip_drivers.py makes it from the pinned 6.1 and
     6.12 trees (fetched as the other source checks do); and its rule: only a file that sets the
