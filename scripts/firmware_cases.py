@@ -21,6 +21,7 @@ import re
 from pathlib import Path
 
 from firmware_prefixes import read_macros, resolve
+from firmware_structs import one_chip_each
 
 _CASE_RE = re.compile(r"^\s*case\s+([A-Z_][A-Z0-9_]*)\s*:")
 _DEFAULT_RE = re.compile(r"^\s*default\s*:")
@@ -69,9 +70,4 @@ def case_files(main_file: Path) -> dict[str, tuple[str, str, str]]:
             model = _model(label)
             agreed = model is not None and model[1] in numbers
             found.setdefault(got, set()).add((model[0] if model and agreed else "", label, macro))
-    out: dict[str, tuple[str, str, str]] = {}
-    for firmware, rows in sorted(found.items()):
-        chips = {chip for chip, _, _ in rows}
-        if len(chips) == 1 and "" not in chips:
-            out[firmware] = sorted(rows)[0]
-    return out
+    return one_chip_each(found)

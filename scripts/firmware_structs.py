@@ -69,6 +69,12 @@ def struct_files(main_file: Path) -> dict[str, tuple[str, str, str]]:
             model = _model(macro, numbers)
             # an entry whose IDs say no model, or another, leaves the file unnamed
             found.setdefault(firmware, set()).add((model or "", name, macro))
+    return one_chip_each(found)
+
+
+def one_chip_each(found: dict[str, set[tuple[str, str, str]]]) -> dict[str, tuple[str, str, str]]:
+    """Each firmware file whose rows (chip, entry, macro) all name one chip: its first row. A
+    file two chips share, or one row left unnamed, names none."""
     out: dict[str, tuple[str, str, str]] = {}
     for firmware, rows in sorted(found.items()):
         chips = {chip for chip, _, _ in rows}
