@@ -14,6 +14,7 @@ from sbctune.wording import counted
 from .common import Parsed, ParseWarning, finish, guarded, is_noise, split_lines, to_int
 from .ifconfig_shape import read_translated_line, translated_header
 from .ifconfig_short import short_table_header, short_table_row
+from .ip_brief import brief_row
 from .lazy_pattern import later
 from .netif_model import IpAddress, NetInterface, NetInterfaces
 
@@ -190,6 +191,11 @@ def _parse_ip_text(text: str, iface: str | None = None) -> Parsed[NetInterfaces]
         if "0" <= line[:1] <= "9" and (e := _IP_ELIDED_HEADER_RE.match(line)):
             pending = None
             cur = NetInterface(name=e.group(2), index=int(e.group(1)), parent=e.group(3))
+            _append_latest(res, latest, cur)
+            continue
+        if (cur is None or cur.index is None) and (row := brief_row(line)) is not None:
+            pending = None  # `ip -br link|addr`: one row per interface, no header (ip_brief)
+            cur = row
             _append_latest(res, latest, cur)
             continue
         if cur is None and iface and not res.interfaces and _IP_STATS_HDR_RE.match(line):

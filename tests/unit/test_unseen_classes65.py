@@ -1,0 +1,48 @@
+"""Classes that the sixty-fifth unseen set (the newest kernels and chips: 6.13-7.x, Wi-Fi 7,
+RTL8127, Airoha AN7581; tests/captures/corpus/new65_*) showed misread. Every output here is one
+of the corpus' bundles (named beside it, with its SOURCE.md); the corpus test checks whole
+bundles."""
+
+from __future__ import annotations
+
+from sbctune.advice.inspect import inspect_bundle
+from sbctune.inventory.parsers.ip_brief import brief_row
+from sbctune.inventory.parsers.netif import parse_ip_text
+from tests.corpus_support import CORPUS, corpus_line
+
+# --- iproute2's brief table (`ip -br link`) --------------------------------------------------
+
+_RTL8127 = "new65_x86_r8125dkms89_rtl8127_two_ports_lspci_nn_grep_ip_br_link"
+
+
+def test_ip_brief_link_rows_name_and_link_each_pci_port() -> None:
+    """`ip -br link` (ip/ipaddress.c print_linkinfo()'s brief branch) prints one row per
+    interface: name, operational state, MAC, flags. Its enp193s0 (DOWN, NO-CARRIER) and enp194s0
+    (UP, LOWER_UP) are the two RTL8127 ports lspci lists at c1:00.0 and c2:00.0 (systemd's
+    names_pci(): bus 193 = 0xc1), with their link."""
+    line = corpus_line(_RTL8127, "enp193s0", "002-ip_br_link.txt")
+    assert line.startswith("enp193s0         DOWN")
+    inv = inspect_bundle(CORPUS / _RTL8127)
+    by_name = {n.name: n for n in inv.nics}
+    assert by_name["enp193s0"].bus_path == "0000:c1:00.0"
+    assert by_name["enp194s0"].bus_path == "0000:c2:00.0"
+    assert by_name["enp193s0"].ids == by_name["enp194s0"].ids == "10ec:8127"
+    assert by_name["enp193s0"].link_detected is False
+    assert by_name["enp194s0"].link_detected is True
+    assert len(inv.nics) == 2
+    assert not [w for w in inv.warnings if "ip -br link" in str(w)]
+
+
+def test_ip_brief_addr_rows_and_what_is_no_row() -> None:
+    """`ip -br addr` rows carry addresses instead of the MAC; a stacked name keeps its link.
+    Prose, a state word that is no IF_OPER name, or a field of another shape is no row."""
+    row = brief_row("eth0@if7         UP             192.168.1.5/24 fe80::1/64 ")
+    assert row is not None and row.name == "eth0" and row.parent == "if7"
+    assert row.ipv4 == ["192.168.1.5"] and row.is_up is True
+    assert brief_row("lo               UNKNOWN        00:00:00:00:00:00 <LOOPBACK,UP,LOWER_UP>")
+    assert brief_row("eth0 is UP and running") is None
+    assert brief_row("eth0 up 00:11:22:33:44:55") is None
+    assert brief_row("eth0 UP 00:11:22:33:44:55 <UP> (the uplink)") is None
+    assert brief_row("   eth0 UP 00:11:22:33:44:55") is None
+    parsed, _warnings = parse_ip_text("2: eth0: <BROADCAST,UP,LOWER_UP> mtu 1500 state UP\n")
+    assert [i.name for i in parsed.interfaces] == ["eth0"]
