@@ -21,6 +21,10 @@ Read from drivers/net/wireless/ of Debian's linux-source-6.1 and 6.12:
   chips; "RF chipset %04x" is left out (rt2800.h "#define RF3020 0x0005": a code, not a name).
 * mt76_revisions: mt76's dev_info "ASIC revision: %08x" (not a wiphy line), whose top 16 bits
   are the chip (mt76.h mt76_chip()), named by mt76's is_mtNNNN() tests (see revisions()).
+* mt76_revisions_newer: the same reading of a newer kernel's mt76 (Debian's linux-source-7.2,
+  trixie-backports, kernel_source.NEWER, at newer_drivers.json's version), only the chip numbers
+  no 6.1/6.12 test lists: 7.x's mt76_connac.h is_mt7902() (0x7902) names the MT7902 that
+  mt7921e drives since then, which the older tables leave unnamed.
 * driver_revisions: the other drivers that print the same register (MT_ASIC_VERSION) and test
   its top 16 bits against the one chip they drive (mt7601u/usb.c mt7601u_probe(): "if
   ((asic_rev >> 16) != 0x7601) ret = -ENODEV"): per driver, what its own source says the
@@ -40,7 +44,7 @@ KS = ROOT / "resources" / "kernel_source"
 OUT = KS / "wiphy_chips.json"
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from kernel_source import pinned_trees  # noqa: E402
+from kernel_source import NEWER, obtain, pinned_trees  # noqa: E402
 from regen_kernel_source import _format_after  # noqa: E402
 
 GLOBS = ("drivers/net/wireless/*",)
@@ -264,6 +268,28 @@ def driver_revisions(root: Path, drivers: dict[str, dict[str, object]]) -> dict[
     return out
 
 
+def newer_revisions(
+    older: dict[str, object], pins: dict[str, str] | None = None
+) -> dict[str, object]:
+    """series -> revisions() of each newer tree (NEWER), its chips cut to the numbers no older
+    series lists, with the package version read: `pins` maps `linux-source-<series>` to a
+    version (default newer_drivers.json's, the newer tree the other tables were read from)."""
+    if pins is None:
+        pins = json.loads((KS / "newer_drivers.json").read_text(encoding="utf-8"))["packages"]
+    known = {str(v) for row in older.values() if isinstance(row, dict) for v in row["chips"]}
+    out: dict[str, object] = {}
+    for series in NEWER:
+        source = obtain(series, GLOBS, version=pins.get(f"linux-source-{series}"))
+        row = revisions(source.root)
+        if row is None:
+            continue
+        chips = row["chips"]
+        assert isinstance(chips, dict)
+        row["chips"] = {v: name for v, name in chips.items() if v not in known}
+        out[series] = {**row, "package": f"linux-source-{series} {source.version}"}
+    return out
+
+
 def main() -> int:
     trees, used = pinned_trees(GLOBS, KS / "VERSION.json")
     rows = build(trees)
@@ -279,7 +305,8 @@ def main() -> int:
         ),
         "linux-source": used,
         "formats": rows,
-        "mt76_revisions": {series: revisions(root) for series, root in trees.items()},
+        "mt76_revisions": (older := {series: revisions(root) for series, root in trees.items()}),
+        "mt76_revisions_newer": newer_revisions(older),
         "driver_revisions": {
             series: driver_revisions(root, drivers) for series, root in trees.items()
         },

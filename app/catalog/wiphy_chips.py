@@ -102,22 +102,32 @@ _REVISION_RE = re.compile(r": ASIC revision: ([0-9a-f]{5,8})\b")
 
 
 @functools.cache
-def _revisions() -> tuple[dict[str, str], str]:
-    """mt76's chip numbers → names over both series, and where the rule comes from."""
+def _revisions() -> tuple[dict[str, str], dict[str, str]]:
+    """mt76's chip numbers -> names over both series, and where each name's rule comes from: a
+    number only a newer kernel's mt76 tests (mt76_revisions_newer: 7.2's is_mt7902()) says
+    which source names it, as the older tables do not."""
     from sbctune.resources import resource_root
 
+    chips: dict[str, str] = {}
+    sources: dict[str, str] = {}
     try:
         path = resource_root().joinpath("kernel_source", "wiphy_chips.json")
-        by_series = json.loads(path.read_text(encoding="utf-8")).get("mt76_revisions") or {}
-        chips: dict[str, str] = {}
-        source = ""
-        for series in sorted(by_series):
-            if isinstance(row := by_series[series], dict):
-                chips |= {str(k): str(v) for k, v in row["chips"].items()}
+        table = json.loads(path.read_text(encoding="utf-8"))
+        for key in ("mt76_revisions", "mt76_revisions_newer"):
+            by_series = table.get(key) or {}
+            for series in sorted(by_series):
+                if not isinstance(row := by_series[series], dict):
+                    continue
                 source = str(row["chip_of_rev"])
+                if key == "mt76_revisions_newer":
+                    source = f"{source} in {row.get('package', 'linux-source-' + series)}"
+                for number, name in row["chips"].items():
+                    if key == "mt76_revisions" or str(number) not in chips:
+                        # the later series' name, as before; a newer tree only adds numbers
+                        chips[str(number)], sources[str(number)] = str(name), source
     except (OSError, ValueError, AttributeError, KeyError, TypeError):
-        return {}, ""
-    return chips, source
+        return {}, {}
+    return chips, sources
 
 
 @functools.cache
@@ -174,8 +184,8 @@ def revision_chip(text: str, driver: str | None) -> tuple[str, str] | None:
     known = load_kernel_drivers().get(driver)
     if known is None or "/mediatek/mt76/" not in (known.file or ""):
         return _other_chip(found.group(1), driver, text)
-    chips, source = _revisions()
+    chips, sources = _revisions()
     chip = chips.get(number)
     if chip is None:
         return None
-    return chip, f"{text[:200]} (the chip is the revision's top 16 bits, {source})"
+    return chip, f"{text[:200]} (the chip is the revision's top 16 bits, {sources[number]})"

@@ -5,9 +5,14 @@ bundles."""
 
 from __future__ import annotations
 
+import json
+
+import pytest
+
 from sbctune.advice.inspect import inspect_bundle
 from sbctune.inventory.parsers.ip_brief import brief_row
 from sbctune.inventory.parsers.netif import parse_ip_text
+from sbctune.resources import resource_root
 from tests.corpus_support import CORPUS, corpus_line
 
 # --- iproute2's brief table (`ip -br link`) --------------------------------------------------
@@ -46,3 +51,34 @@ def test_ip_brief_addr_rows_and_what_is_no_row() -> None:
     assert brief_row("   eth0 UP 00:11:22:33:44:55") is None
     parsed, _warnings = parse_ip_text("2: eth0: <BROADCAST,UP,LOWER_UP> mtu 1500 state UP\n")
     assert [i.name for i in parsed.interfaces] == ["eth0"]
+
+
+# --- mt76's ASIC revision, read from a newer kernel's tests of it ---------------------------
+
+_MT7902 = "new65_vivobook_mt7902tmp29_mt7921e_asic_79020000_message_timeout_loop"
+
+
+def test_asic_revision_names_a_chip_only_a_newer_mt76_tests() -> None:
+    """mt7921e's "ASIC revision: 79020000" (mt76.h mt76_chip(): the top 16 bits) is 0x7902,
+    which no 6.1/6.12 is_mtNNNN() test lists; 7.2's mt76_connac.h is_mt7902() does: an MT7902,
+    the evidence saying which source names it."""
+    line = corpus_line(_MT7902, "ASIC revision")
+    assert line.endswith("mt7921e 0000:07:00.0: ASIC revision: 79020000")
+    (nic,) = inspect_bundle(CORPUS / _MT7902).nics
+    assert (nic.chip, nic.driver, nic.wireless) == ("MT7902", "mt7921e", True)
+    assert any("linux-source-7.2" in e and "mt76_chip()" in e for e in nic.evidence)
+
+
+@pytest.mark.posix_only("obtains Debian's kernel source with apt-get and dpkg")
+def test_the_newer_revisions_are_what_the_newer_source_says() -> None:
+    """wiphy_chips.json's mt76_revisions_newer is regen_wiphy_chips.newer_revisions() of the
+    7.2 tree at newer_drivers.json's version: only numbers the older rows do not list."""
+    from regen_wiphy_chips import newer_revisions
+
+    table = json.loads(
+        (resource_root() / "kernel_source" / "wiphy_chips.json").read_text(encoding="utf-8")
+    )
+    assert newer_revisions(table["mt76_revisions"]) == table["mt76_revisions_newer"]
+    assert table["mt76_revisions_newer"]["7.2"]["chips"]["7902"] == "MT7902"
+    older = {v for row in table["mt76_revisions"].values() for v in row["chips"]}
+    assert not older & set(table["mt76_revisions_newer"]["7.2"]["chips"])
