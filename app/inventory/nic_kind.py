@@ -7,6 +7,7 @@ import re
 from collections.abc import Callable
 
 from sbctune.catalog import Catalog, load_catalog
+from sbctune.catalog.companion_drivers import card_driver
 from sbctune.catalog.ids import IdDatabase
 from sbctune.catalog.kernel_drivers import load_kernel_drivers
 from sbctune.catalog.modeswitch import storage_mode
@@ -212,6 +213,8 @@ def software_device(device: Device) -> bool:
 def is_nic(device: Device, catalog: Catalog, ids: IdDatabase) -> bool:
     if device.has("hub") or _can_controller(device) or software_device(device):
         return False
+    if card_driver(device.value("driver")) and not current_names(device):
+        return False  # mt7996e_hif: the second PCIe link of a card its module's driver takes
     bus = bus_of(device)
     chip = catalog_chip(device, bus, catalog)
     if chip is not None:

@@ -10,10 +10,12 @@ import json
 import pytest
 
 from sbctune.advice.inspect import inspect_bundle
+from sbctune.catalog.companion_drivers import card_driver
 from sbctune.inventory.parsers.ip_brief import brief_row
 from sbctune.inventory.parsers.netif import parse_ip_text
 from sbctune.resources import resource_root
 from tests.corpus_support import CORPUS, corpus_line
+from tests.kernel_trees import kernel_trees
 
 # --- iproute2's brief table (`ip -br link`) --------------------------------------------------
 
@@ -82,3 +84,37 @@ def test_the_newer_revisions_are_what_the_newer_source_says() -> None:
     assert table["mt76_revisions_newer"]["7.2"]["chips"]["7902"] == "MT7902"
     older = {v for row in table["mt76_revisions"].values() for v in row["chips"]}
     assert not older & set(table["mt76_revisions_newer"]["7.2"]["chips"])
+
+
+# --- a card's second PCIe link, bound to its module's companion driver ------------------------
+
+_BT8 = "new65_bt8_owrt24215_mt7996e_hif_second_pcie_link_uname_6_18_38"
+
+
+def test_a_companion_drivers_device_is_the_cards_second_link_not_a_nic() -> None:
+    """mt7996/pci.c registers mt7996_hif_driver as KBUILD_MODNAME "_hif" beside the card's
+    mt7996_pci_driver: "mt7996e_hif 0002:01:00.0: enabling bus mastering" is the MT7996's
+    second PCIe link, which the card's own probe takes (mt7996_pci_add_hif2()). One Wi-Fi NIC,
+    at 0000:01:00.0."""
+    assert corpus_line(_BT8, "0002:01:00.0").endswith(
+        "mt7996e_hif 0002:01:00.0: assign IRQ: got 111"
+    )
+    inv = inspect_bundle(CORPUS / _BT8)
+    assert [(n.bus_path, n.driver, n.wireless) for n in inv.nics] == [
+        ("0000:01:00.0", "mt7996e", True)
+    ]
+    assert card_driver("mt7996e_hif") == "mt7996e" and card_driver("mt7915e_hif") == "mt7915e"
+    assert card_driver("mt7996e") is None and card_driver(None) is None
+
+
+@pytest.mark.posix_only("obtains Debian's kernel source with apt-get and dpkg")
+def test_the_companion_table_is_what_the_source_says() -> None:
+    from regen_companion_drivers import GLOBS, build
+
+    table = json.loads(
+        (resource_root() / "kernel_source" / "companion_drivers.json").read_text(encoding="utf-8")
+    )
+    drivers = json.loads(
+        (resource_root() / "kernel_source" / "drivers.json").read_text(encoding="utf-8")
+    )["drivers"]
+    assert build(kernel_trees(GLOBS, table["linux-source"]), drivers) == table["drivers"]
