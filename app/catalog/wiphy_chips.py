@@ -168,6 +168,22 @@ def _other_chip(shown: str, driver: str, text: str) -> tuple[str, str] | None:
     return f"MT{number}", why
 
 
+def _named_for(number: str, driver: str, text: str) -> tuple[str, str] | None:
+    """A driver no table knows (built out of tree: hmtheboy154's mt7902e) that prints mt76's
+    "ASIC revision" and is named for the very chip number the revision's top 16 bits give
+    ("mt7902e", 0x7902), which an mt76 test names: that chip. A name that spells another
+    number, or a number no test lists, names none."""
+    chips, sources = _revisions()
+    chip = chips.get(number)
+    if chip is None or not re.fullmatch(rf"mt{number}[a-z]{{0,2}}", driver):
+        return None
+    why = (
+        f"{text[:200]} (the chip is the revision's top 16 bits, {sources[number]}; the driver, "
+        f"unknown to the kernel's tables, is named for that chip)"
+    )
+    return chip, why
+
+
 def revision_chip(text: str, driver: str | None) -> tuple[str, str] | None:
     """(chip, why) for mt76's "mt7921e 0000:01:00.0: ASIC revision: 79220010": the revision's
     top 16 bits are the chip (0x7922: MT7922), when the driver is one of mt76's and the
@@ -182,6 +198,8 @@ def revision_chip(text: str, driver: str | None) -> tuple[str, str] | None:
         return None
     number = f"{int(found.group(1), 16) >> 16:04x}"
     known = load_kernel_drivers().get(driver)
+    if known is None and driver not in _driver_revisions():
+        return _named_for(number, driver, text)
     if known is None or "/mediatek/mt76/" not in (known.file or ""):
         return _other_chip(found.group(1), driver, text)
     chips, sources = _revisions()

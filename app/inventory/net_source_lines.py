@@ -39,7 +39,7 @@ def net_source(device: Device) -> str | None:
     if not driver or load_kernel_drivers().get(driver) is not None:
         return None
     seen: set[str] = set()
-    wireless = wired = False
+    wireless = wired = shared = False
     for fact in device.all("driver"):
         if fact.source != "dmesg" or fact.value != driver:
             continue
@@ -59,9 +59,16 @@ def net_source(device: Device) -> str | None:
             continue
         if all(f.startswith(_WIRELESS) for f in files):
             wireless = True
+        elif any(f.startswith(_WIRELESS) for f in files):
+            # "Message %08x (seq %d) timeout": mt76's MCU and the MediaTek WED's (its Wi-Fi
+            # offload, drivers/net/ethernet/mediatek/mtk_wed_mcu.c) alike: a network driver's,
+            # of either kind
+            shared = True
         else:
             wired = True
-    return "wired" if wired else "wireless" if wireless else None
+    if wired or (shared and not wireless):
+        return "wired"
+    return "wireless" if wireless else None
 
 
 def _message_of(line: str, driver: str) -> str:

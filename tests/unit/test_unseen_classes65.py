@@ -11,6 +11,7 @@ import pytest
 
 from sbctune.advice.inspect import inspect_bundle
 from sbctune.catalog.companion_drivers import card_driver
+from sbctune.catalog.wiphy_chips import revision_chip
 from sbctune.inventory.parsers.ip_brief import brief_row
 from sbctune.inventory.parsers.netif import parse_ip_text
 from sbctune.resources import resource_root
@@ -118,3 +119,35 @@ def test_the_companion_table_is_what_the_source_says() -> None:
         (resource_root() / "kernel_source" / "drivers.json").read_text(encoding="utf-8")
     )["drivers"]
     assert build(kernel_trees(GLOBS, table["linux-source"]), drivers) == table["drivers"]
+
+
+# --- an out-of-tree mt76 fork: its chip and its kind -----------------------------------------
+
+_MT7902E = "new65_asus_mendocino_mt76_1118_mt7902e_oot_patch_semaphore_no_ts"
+
+
+def test_an_out_of_tree_mt76_fork_is_the_wifi_chip_it_is_named_for() -> None:
+    """hmtheboy154's mt7902e is in no kernel table. Its "Failed to get patch semaphore" is mt76's
+    alone (mt76_connac_mcu.c), its "Message ... (seq N) timeout" also the MediaTek WED's
+    (drivers/net/ethernet/mediatek/mtk_wed_mcu.c, the Wi-Fi offload): that shared one no longer
+    makes it a wired NIC. Its "ASIC revision: 79020000" is 0x7902, the number it is named for,
+    which 7.2's is_mt7902() names: an MT7902."""
+    assert corpus_line(_MT7902E, "ASIC") == "mt7902e 0000:02:00.0: ASIC revision: 79020000"
+    (nic,) = inspect_bundle(CORPUS / _MT7902E).nics
+    assert (nic.bus_path, nic.driver, nic.chip, nic.wireless) == (
+        "0000:02:00.0",
+        "mt7902e",
+        "MT7902",
+        True,
+    )
+    assert any("named for that chip" in e for e in nic.evidence)
+
+
+def test_a_revision_names_no_chip_for_a_driver_named_otherwise() -> None:
+    line = "mt7902e 0000:02:00.0: ASIC revision: 79020000"
+    assert revision_chip(line, "mt7902e") is not None
+    assert revision_chip(line.replace("mt7902e", "foo_wifi"), "foo_wifi") is None
+    assert revision_chip(line.replace("mt7902e", "mt7961e"), "mt7961e") is None  # 0x7902 != 7961
+    assert (
+        revision_chip(line.replace("79020000", "12340000"), "mt1234e") is None
+    )  # no test lists it
