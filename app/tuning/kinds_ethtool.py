@@ -27,8 +27,9 @@ def _ethtool_output(ctx: Context, option: str) -> tuple[str | None, str]:
     if not result.ok:
         message = (result.error_text or result.text).strip().splitlines()
         last = message[-1] if message else "no output"
-        if "not supported" in last.lower():  # EOPNOTSUPP: the driver has no such setting
-            return None, f"the driver does not offer this setting ({last})"
+        if "not supported" in last.lower():  # EOPNOTSUPP: no such setting, or not on this chip
+            refused = source_rule.refused_read(ctx.caps, option, last)
+            return None, refused or f"the driver does not offer this setting ({last})"
         return None, f"the driver does not say ({last})"
     return result.text, ""
 

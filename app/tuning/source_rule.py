@@ -97,6 +97,32 @@ def refused_chip(caps: DriverCaps | None, chip: str | None, fact: str, what: str
     return f"{caps.driver} refuses {what} on the {found} (EOPNOTSUPP; {where})"
 
 
+# The reads a driver has the callback for but answers "not supported" on some chips: the
+# ethtool option, the table's list of those chips, what it is, and the callback (audit 36b row 1)
+_READ_REFUSED_ON = {
+    "-c": ("coalesce_refused_chips", "coalescing", "get_coalesce"),
+    "--show-eee": ("eee_refused_chips", "Energy-Efficient Ethernet", "get_eee"),
+}
+
+
+def refused_read(caps: DriverCaps | None, option: str, said: str) -> str | None:
+    """Why `ethtool OPTION` answered "not supported" (`said`, the Pi's words) where the driver
+    has the callback but refuses it on the chips the table lists: the refusal with its source,
+    never "the driver does not offer this setting" (igb_get_eee on an 82580, rtl_get_coalesce
+    on an RTL8125, read where sbctune could not name the chip, so the source rule could not
+    refuse it first)."""
+    rule = _READ_REFUSED_ON.get(option)
+    if caps is None or rule is None or not caps.has(rule[2]):
+        return None
+    fact, what, _ = rule
+    chips = [str(c) for c in caps.facts.get(fact, [])]
+    if not chips:
+        return None
+    return (f"{caps.driver} has this setting but refuses {what} on some chips, the "
+            f"{', '.join(chips)} among them (EOPNOTSUPP; {caps.cite(fact)}), and refused it "
+            f"here ({said})")  # fmt: skip
+
+
 def single_queue(
     caps: DriverCaps | None,
     iface: str | None,
