@@ -416,16 +416,6 @@ KNOWN_GAPS: dict[str, str] = {
         "complaints are tied only to a device a line shows (lone_device_ties), and a NIC made "
         "from them alone could double one another output lists without its driver"
     ),
-    "spi63_sama5d27_linux4wilc35_wilc_spi_probe_success_unnamed_net_device": (
-        "Microchip's out-of-tree WILC driver prints its SPI part's spi_driver name 'WILC_SPI' "
-        "before spi0.0; vendor_drivers.json reads only its SDIO part (wilc_sdio, "
-        "linux4wilc/driver), so no table makes spi0.0 a Wi-Fi NIC"
-    ),
-    "spi63_ts7800v2_linux4wilc52_wilc_spi_failed_cmd_chip_id_probe_eio": (
-        "the refused probe of spi0.3 makes the NIC, but its driver WILC_SPI is the out-of-tree "
-        "linux4wilc one that no table reads (vendor_drivers.json has its SDIO part only), so "
-        "nothing names the WILC chip"
-    ),
 }
 
 
