@@ -146,7 +146,11 @@ def _names_model(known: KernelDriver, model: str) -> bool:
     "microchip,enc28j60"'s, wilc1000_spi "microchip,wilc1000"'s, and qcaspi, whose description
     is "Qualcomm Atheros QCA7000 SPI Driver" (qca_spi.c), "qca,qca7000"'s."""
     word = re.compile(rf"(?<![a-z0-9]){re.escape(model.replace('-', '_'))}(?![a-z0-9])")
-    said = (known.name.replace("-", "_").lower(), known.about.replace("-", "_").lower())
+    said = (
+        known.name.replace("-", "_").lower(),
+        known.older_name_of.lower(),  # "WILC_SPI" (5.10's name) is wilc1000_spi
+        known.about.replace("-", "_").lower(),
+    )
     return any(word.search(text) for text in said)
 
 

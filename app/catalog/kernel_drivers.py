@@ -40,6 +40,7 @@ class KernelDriver:
     about: str = ""  # its MODULE_DESCRIPTION
     spi: bool = False  # an spi_driver: its NIC's bus is "unknown" under contract 2 (README)
     compatible: tuple[str, ...] = ()  # an SPI driver's device-tree matches ("vendor,model")
+    older_name_of: str = ""  # an older kernel's name ("WILC_SPI"): the 6.1/6.12 driver's name
 
     @property
     def protocol(self) -> bool:
@@ -157,6 +158,7 @@ class KernelDrivers:
         self._drivers: dict[str, dict[str, Any]] = data.get("drivers", {})
         self._ids: dict[str, dict[str, list[str]]] = data.get("ids", {})
         self._firmware: dict[str, list[str]] = data.get("firmware", {})
+        self._older: dict[str, str] = data.get("older_names", {})  # an older kernel's names
         # Each driver's record made once (a long log asks for its drivers ~20 000 times):
         # keyed by the name asked, only names the table has (bounded by it).
         self._made: dict[str, KernelDriver] = {}
@@ -198,6 +200,9 @@ class KernelDrivers:
         if made is not None:
             return made
         info = self._drivers.get(name) or self._drivers.get(name.replace("-", "_"))
+        current = self._older.get(name, "") if info is None else ""
+        if current:
+            info = self._drivers.get(current)
         if info is None:
             return None
         buses = tuple(info.get("buses", ()))
@@ -210,6 +215,7 @@ class KernelDrivers:
             str(info.get("about", "")),
             "spi" in buses,
             tuple(info.get("compatible", ())),
+            current,
         )
         return made
 
@@ -256,8 +262,9 @@ class KernelDrivers:
 @functools.cache
 def load_kernel_drivers() -> KernelDrivers:
     """The shipped table (cached), with the IDs a newer kernel added (newer_drivers.json,
-    scripts/regen_newer_drivers.py: 7.2's, each ID no 6.1/6.12 driver lists) merged under it.
-    A missing file gives an empty table: nothing known."""
+    scripts/regen_newer_drivers.py: 7.2's, each ID no 6.1/6.12 driver lists) merged under it,
+    and the names an older kernel used for its drivers (older_driver_names.json). A missing
+    file gives an empty table: nothing known."""
     from sbctune.catalog.table_cache import json_file
     from sbctune.resources import resource_root
 
@@ -272,7 +279,26 @@ def load_kernel_drivers() -> KernelDrivers:
         later = json_file("kernel-drivers-newer", folder.joinpath("newer_drivers.json"))
     except (OSError, ValueError):
         later = {}
-    return KernelDrivers(with_newer(data, later if isinstance(later, dict) else {}))
+    try:
+        older = json_file("kernel-drivers-older", folder.joinpath("older_driver_names.json"))
+    except (OSError, ValueError):
+        older = {}
+    merged = with_newer(data, later if isinstance(later, dict) else {})
+    return KernelDrivers(with_older_names(merged, older if isinstance(older, dict) else {}))
+
+
+def with_older_names(data: dict[str, Any], older: dict[str, Any]) -> dict[str, Any]:
+    """The names an older kernel (5.10) gave drivers that 6.1/6.12 rename (older_driver_names
+    .json, scripts/regen_older_driver_names.py: "WILC_SPI" is 6.1's wilc1000_spi, the same
+    file), each to its driver's current name: looked up by get() only, so no file or ID gains a
+    second driver; a name the tables have keeps its own record."""
+    drivers = data.get("drivers", {})
+    names = {
+        old: str(row["driver"])
+        for old, row in (older.get("names") or {}).items()
+        if isinstance(row, dict) and old not in drivers and row.get("driver") in drivers
+    }
+    return {**data, "older_names": names}
 
 
 def with_newer(data: dict[str, Any], later: dict[str, Any]) -> dict[str, Any]:

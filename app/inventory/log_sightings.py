@@ -28,6 +28,7 @@ from sbctune.inventory.driver_line_sightings import (
     on_wiphy,
 )
 from sbctune.inventory.ip_config import IpConfigWatch
+from sbctune.inventory.irq_thread import irq_thread_sighting
 from sbctune.inventory.linuxptp_sightings import KINDS as LINUXPTP_KINDS
 from sbctune.inventory.linuxptp_sightings import PtpWatch
 from sbctune.inventory.log_complaints import ids_said
@@ -395,6 +396,14 @@ def from_dmesg(dmesg: DmesgResult | None) -> list[Sighting]:
                 firsts.append(traced)
             if kind in TEARDOWN_KINDS and (port := reading.teardown.see(event)) is not None:
                 found.append(port)
+            # a dump's task line naming a threaded interrupt handler: its driver ran there
+            if (
+                kind == "kernel_version"
+                and " Comm: irq/" in event.text
+                and (threaded := irq_thread_sighting(events, index)) is not None
+            ):
+                found.append(threaded)
+                firsts.append(threaded)
             # the wiphy watcher reads a wiphy line, a disconnect and the lines naming a device
             # before it (WiphyWatch.at)
             if kind in WIPHY_KINDS and (wiphy := wiphys.at(events, index)) is not None:

@@ -402,6 +402,28 @@ KNOWN_GAPS: dict[str, str] = {
         "so neither the chip nor its Wi-Fi kind is named: a newer pci.ids is a regen of every "
         "bundle's names"
     ),
+    # corpus63 (sixty-third unseen set), reasons in tests/captures/corpus/README.md
+    "spi63_adi_linux1901_adin2111_two_port_netdevs_ifconfig_p0_no_carrier": (
+        "ADI's own tree names the ADIN2111's port net_devices 'adin2111-<n>-p<port>' (mainline "
+        "adin1110.c registers eth%d and gives 'p%d' only as phys_port_name): no table holds a "
+        "vendor tree's interface names, and taking a chip from a name's first word would guess"
+    ),
+    "spi63_bbgreenwireless_netdev2016_enc28j60_dump_regs_hwrevid_0x3c": (
+        "a 4.x enc28j60 printed its register dump with no device (printk(KERN_DEBUG DRV_NAME "
+        "...); 6.1's enc28j60_dump_regs() uses dev_printk): a wired driver's device-less info "
+        "line makes no NIC, as no table tells a line about a running device from a banner"
+    ),
+    "spi63_omap3_lakml2011_smc911x_lan9115_invalid_mac_ipconfig_no_eth0": (
+        "3.0's smc911x warned 'Invalid ethernet MAC address %pM. Please set using ifconfig' "
+        "(wrapped by the mail client); 6.1's netdev_warn prints no address, so the message table "
+        "matches nothing and no complaint is made of the all-ones MAC"
+    ),
+    "spi63_smdk6410_lakml2009_smsc911x_byte_test_ffffffff_init_failed": (
+        "smsc911x's 2009 warnings name no device ('smsc911x: BYTE_TEST: 0xFFFFFFFF', its "
+        "SMSC_WARNING of then) and the log shows none of its devices: a wired driver's "
+        "complaints are tied only to a device a line shows (lone_device_ties), and a NIC made "
+        "from them alone could double one another output lists without its driver"
+    ),
 }
 
 
