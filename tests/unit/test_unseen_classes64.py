@@ -9,6 +9,8 @@ from pathlib import Path
 
 from sbctune.advice.inspect import inspect_bundle
 from sbctune.inventory.model import Inventory, Nic
+from sbctune.inventory.parsers.command_echo import uname_key, unglued
+from sbctune.inventory.parsers.dispatch import parse_command
 from sbctune.inventory.parsers.lshw import parse_lshw
 from tests.corpus_support import CORPUS
 
@@ -134,3 +136,56 @@ def test_single_rate_is_capacity_unless_speed_says_it() -> None:
     up = down.replace("link=no", "link=yes speed=1Gbit/s")
     net = parse_lshw(up)[0].networks[0]
     assert (net.size_mbps, net.capacity_mbps) == (1000, None)
+
+
+# --- uname's own flags say which fields it printed ------------------------------------------------
+
+_LENOVO_DE = "loc64_lenovo_s205_ubuntuforums_lshw_de_ungefordert_ar9285_rtl8101e_ifconfig_de"
+_IMAC_FR = "loc64_imac_ubuntuforums_glued_commands_lshw_fr_bcm57766_tg3_bcm4331_wl"
+
+
+def test_uname_r_m_gives_the_kernel() -> None:
+    """`uname -r -m` prints "3.16.0-38-generic x86_64": coreutils' uname.c prints the asked
+    fields in its own order (kernel name, nodename, release, version, machine ...), so the
+    first word is the release (before, only `uname -a`'s shape was read)."""
+    assert inspect_bundle(CORPUS / _PAVILION_DE).board.kernel == "3.16.0-38-generic"
+    assert inspect_bundle(CORPUS / _LENOVO_DE).board.kernel == "3.8.0-23-generic"
+
+
+def test_uname_fields_by_flags_and_their_edges() -> None:
+    """The version (-v) is the words between the fields before and after it; words that do not
+    fit the flags give nothing; -a and an unknown flag keep `uname -a`'s reader."""
+    got = parse_command("uname -srvm", "Linux 5.10.0 #1 SMP PREEMPT Tue x86_64\n").result
+    assert (got.kernel_release, got.kernel_version, got.machine) == (
+        "5.10.0",
+        "#1 SMP PREEMPT Tue",
+        "x86_64",
+    )
+    assert parse_command("uname -r", "6.1.0-rpi7 extra\n").result.kernel_release is None
+    assert uname_key(["-m", "-r"]) == "uname -rm" and uname_key(["-a"]) == "uname -a"
+    assert uname_key(["--kernel-release"]) == "uname -r" and uname_key(["-x"]) == "uname -a"
+
+
+# --- a command line glued to its output's first line ---------------------------------------------
+
+
+def test_command_glued_to_its_output_is_not_an_interface() -> None:
+    """The forum lost the line break after each command: `ifconfigeth0      Link encap:...`,
+    `iwconfigeth0      no wireless extensions.`, `uname -r -m 3.18.11-031811-generic x86_64`.
+    The command the output is stored under is not part of it: eth0 is the BCM57766 (not an
+    "ifconfigeth0"), no "iwconfigeth0" NIC, and the kernel is read."""
+    inv = inspect_bundle(CORPUS / _IMAC_FR)
+    names = {n.name for n in inv.nics}
+    assert "eth0" in names and not {"ifconfigeth0", "iwconfigeth0"} & names
+    assert _nic(inv, "eth0").driver == "tg3"
+    assert inv.board.kernel == "3.18.11-031811-generic"
+
+
+def test_unglued_leaves_a_tools_own_message_and_a_bare_command() -> None:
+    """Only a command followed by output on its line is cut: a tool's own "dmesg: read kernel
+    buffer failed", a command on a line of its own, another text, stay as they are."""
+    message = "dmesg: read kernel buffer failed: Operation not permitted\n"
+    assert unglued("dmesg", message) == message
+    assert unglued("ifconfig", "ifconfig\neth0 ...\n") == "ifconfig\neth0 ...\n"
+    assert unglued("ifconfig", "eth0      Link encap\n") == "eth0      Link encap\n"
+    assert unglued("iwconfig", "iwconfigeth0  no wireless extensions.\n").startswith("eth0")
