@@ -4,6 +4,7 @@ the corpus' bundles (named beside it, with its SOURCE.md); the corpus test check
 
 from __future__ import annotations
 
+import copy
 import json
 from pathlib import Path
 
@@ -12,6 +13,7 @@ from sbctune.inventory.model import Inventory, Nic
 from sbctune.inventory.parsers.command_echo import uname_key, unglued
 from sbctune.inventory.parsers.dispatch import parse_command
 from sbctune.inventory.parsers.lshw import parse_lshw
+from sbctune.inventory.raw import Parsed, _merge_netifs
 from tests.corpus_support import CORPUS
 
 _OMEN_ES = "loc64_hp_omen_ubuntuforums_lshw_es_r8168_link_no_unclaimed_realtek_wifi"
@@ -189,3 +191,46 @@ def test_unglued_leaves_a_tools_own_message_and_a_bare_command() -> None:
     assert unglued("ifconfig", "ifconfig\neth0 ...\n") == "ifconfig\neth0 ...\n"
     assert unglued("ifconfig", "eth0      Link encap\n") == "eth0      Link encap\n"
     assert unglued("iwconfig", "iwconfigeth0  no wireless extensions.\n").startswith("eth0")
+
+
+# --- ifconfig and iwconfig of one interface; names of USB devices; a translated HWaddr -------
+
+_ZV6100_DE = "loc64_hp_zv6100_ubuntuforums_2006_ifconfig_de_protokoll_eth1_wifi_not_associated"
+_K52DR_ES = "loc64_asus_k52dr_ubuntuforums_prompts_lspci_lsusb_ifconfig_es_jmc250_bcm43142"
+
+
+def test_iwconfig_says_wireless_beside_ifconfigs_ethernet_encap() -> None:
+    """`ifconfig eth1` says "Protokoll:Ethernet" (ARPHRD_ETHER, which a Wi-Fi interface has too:
+    mac80211 calls ether_setup()), `iwconfig eth1` "IEEE 802.11g": eth1 is wireless, whichever
+    output was read first (before, the first one's kind stayed)."""
+    assert _nic(inspect_bundle(CORPUS / _ZV6100_DE), "eth1").wireless is True
+    folder = CORPUS / _ZV6100_DE / "commands"
+    ifc = parse_command("ifconfig eth1", (folder / "000-ifconfig_eth1.txt").read_text()).result
+    iwc = parse_command("iwconfig eth1", (folder / "001-iwconfig_eth1.txt").read_text()).result
+    for first, second in ((ifc, iwc), (iwc, ifc)):
+        parsed = Parsed()
+        for result in (first, second):
+            _merge_netifs(parsed, copy.deepcopy(result), "")
+        assert [n.link_type for n in parsed.netifs.interfaces] == ["ieee802.11"]
+
+
+def test_a_vendors_name_is_not_a_network_device(tmp_path: Path) -> None:
+    """lsusb prints only the vendor when usb.ids knows no product: "13d3:5130 IMC Networks" is
+    a company's name (a webcam's maker), not a NIC; a product usb.ids names as one still is."""
+    inv = inspect_bundle(CORPUS / _K52DR_ES)
+    assert not [n for n in inv.nics if n.bus == "usb"]
+    (tmp_path / "commands").mkdir()
+    lsusb = "Bus 001 Device 004: ID 148f:5370 Ralink Technology, Corp. RT5370 Wireless Adapter\n"
+    (tmp_path / "commands" / "lsusb.txt").write_text(lsusb)
+    manifest = {"format": "sbctune-bundle", "version": 1, "created": "", "host": ""}
+    manifest |= {"commands": {"lsusb": "commands/lsusb.txt"}, "files": {}}
+    (tmp_path / "manifest.json").write_text(json.dumps(manifest))
+    assert [n.ids for n in inspect_bundle(tmp_path).nics] == ["148f:5370"]
+
+
+def test_spanish_header_gives_the_mac_not_an_encapsulation() -> None:
+    """ "eth0      Link encap:Ethernet  direcciónHW 20:cf:30:2b:19:2f": Spanish keeps "Link
+    encap" and translates "HWaddr"; the encapsulation is Ethernet, the MAC the address."""
+    line = "eth0      Link encap:Ethernet  direcciónHW 20:cf:30:2b:19:2f  \n"
+    (eth0,) = parse_command("ifconfig", line).result.interfaces
+    assert (eth0.link_type, eth0.mac) == ("Ethernet", "20:cf:30:2b:19:2f")
