@@ -381,8 +381,10 @@ def _run(key: str | None, iface: str | None, text: object, what: str) -> ParsedO
         named, named_warnings = netif.parse_ip_text(to_text(text), iface)
         return ParsedOutput(key, named, named_warnings, iface)
     if key.startswith("uname -") and key != "uname -a":  # `uname -r -m`: the fields it asks
-        result, warnings = system.parse_uname_fields(key.removeprefix("uname -"), to_text(text))
-        return ParsedOutput("uname -a", result, warnings, iface)
+        fields, fields_warnings = system.parse_uname_fields(
+            key.removeprefix("uname -"), to_text(text)
+        )
+        return ParsedOutput("uname -a", fields, fields_warnings, iface)
     body, quoted = unquote(to_text(text))  # a paste quoted in a reply: "> > output"
     if quoted and key == "dmesg":
         body = join_quoted_log(body)
