@@ -77,6 +77,11 @@ def _sighting(net: LshwNetwork) -> Sighting | None:
     line = f"*-{net.node}{' UNCLAIMED' if net.unclaimed else ''}"
     said = f"bus info: {net.bus_info}" if net.bus_info else f"{net.bus} IDs: {net.ids}"
     s.add("bus", bus, src, said)
+    if bus == "pci" and src == "lshw" and net.node.split(":")[0] == "network":
+        # lshw names a node by its class: src/core/pci.cc gives PCI base class 0x02
+        # (PCI_BASE_CLASS_NETWORK) hw::network, so "*-network" there is a network controller,
+        # whatever language its description and UNCLAIMED are printed in
+        s.add("pci_class", "02", src, f"{line} ({said})")
     if bus == "platform":  # the SoC device's whole name (the key keeps its address alone)
         s.add("platform_name", net.platform_device, src, said)
     if bus == "sdio":
@@ -91,6 +96,10 @@ def _sighting(net: LshwNetwork) -> Sighting | None:
         s.add("description", net.product, src, f"product: {net.product}")
     if net.description and "wireless" in net.description.lower():
         s.add("wireless", True, src, f"description: {net.description}")
+    elif "wireless" in net.capabilities or "wireless" in net.config:
+        # the capability id and the configuration key are not translated where the description
+        # is ("Kabellose Verbindung"): network.cc sets both for a wireless interface
+        s.add("wireless", True, src, f"capabilities: {' '.join(net.capabilities)}")
     if net.serial and len(net.serial) == 17 and net.serial.count(":") == 5:
         s.keys.append(("mac", net.serial.lower()))
     link = net.link

@@ -169,8 +169,18 @@ def _usb_nic(device: Device, ids: IdDatabase) -> bool:
         or _storage_mode(device, ids)
         or named_usb_nic(device)
         or bool(re.search(r"\bLAN\b|Ethernet", described))
-        or named_network(f"{described} {ids.name('usb', device.value('ids')) or ''}")
+        or named_network(_own_name(device, described, ids))
     )
+
+
+def _own_name(device: Device, described: str, ids: IdDatabase) -> str:
+    """What names the device itself: lsusb's text and usb.ids' entry without the vendor's name
+    (lsusb prints "vendor product", and only the vendor when usb.ids has no product: "IMC
+    Networks" is a company, not a network device)."""
+    usb_ids = str(device.value("ids") or "")
+    vendor = ids.usb_vendors.get(usb_ids.partition(":")[0], "")
+    own = described.replace(vendor, " ") if vendor else described
+    return f"{own} {ids.usb_devices.get(usb_ids, '')}"
 
 
 def _platform_nic(device: Device, ids: IdDatabase) -> bool:

@@ -90,11 +90,19 @@ def _merge_pci(into: PciDevice, other: PciDevice) -> None:
 
 def _merge_netif(into: NetInterface, other: NetInterface) -> None:
     for name, value in vars(other).items():
-        if name == "addresses":
+        if name == "link_type" and value == "ieee802.11" and into.link_type in _ETHER_TYPES:
+            # ifconfig's "Link encap:Ethernet" is ARPHRD_ETHER, which a Wi-Fi interface has too
+            # (net/mac80211/iface.c ieee80211_if_setup(): ether_setup()); iwconfig, iw and
+            # nmcli say 802.11 of a radio only: the wireless kind wins whichever came first
+            into.link_type = value
+        elif name == "addresses":
             known = {(a.family, a.address) for a in into.addresses}
             into.addresses += [a for a in value if (a.family, a.address) not in known]
         elif value not in (None, []) and getattr(into, name) in (None, []):
             setattr(into, name, value)
+
+
+_ETHER_TYPES = ("Ethernet", "ether", "ethernet", None)
 
 
 @dataclass

@@ -41,6 +41,7 @@ from . import (
     vcgencmd,
     wireless_tools,
 )
+from .command_echo import uname_key, unglued
 from .common import ParseWarning, to_text
 from .mail_quote import join_quoted_log, unquote
 
@@ -313,7 +314,7 @@ def resolve_command(cmdline: str) -> tuple[str | None, str | None]:
     if cmd == "systemctl" and args[:1] == ["status"]:  # the unit's status, its journal's tail
         return "dmesg", None
     if cmd == "uname":
-        return "uname -a", None
+        return uname_key(args), None
     if cmd == "lsmod":
         return "lsmod", None
     if cmd == "vcgencmd" and args:
@@ -379,6 +380,11 @@ def _run(key: str | None, iface: str | None, text: object, what: str) -> ParsedO
     if key == "ip" and iface:
         named, named_warnings = netif.parse_ip_text(to_text(text), iface)
         return ParsedOutput(key, named, named_warnings, iface)
+    if key.startswith("uname -") and key != "uname -a":  # `uname -r -m`: the fields it asks
+        fields, fields_warnings = system.parse_uname_fields(
+            key.removeprefix("uname -"), to_text(text)
+        )
+        return ParsedOutput("uname -a", fields, fields_warnings, iface)
     body, quoted = unquote(to_text(text))  # a paste quoted in a reply: "> > output"
     if quoted and key == "dmesg":
         body = join_quoted_log(body)
@@ -396,7 +402,7 @@ def parse_command(cmdline: str, text: object) -> ParsedOutput:
         key, iface = resolve_command(cmdline)
     except Exception:  # pragma: no cover - defensive
         key, iface = None, None
-    return _run(key, iface, text, cmdline.strip() or "command")
+    return _run(key, iface, unglued(cmdline, to_text(text)), cmdline.strip() or "command")
 
 
 def parse_file(path: str, text: object) -> ParsedOutput:

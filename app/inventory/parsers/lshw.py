@@ -16,11 +16,16 @@ from dataclasses import dataclass, field
 
 from .common import Parsed, ParseWarning, finish, guarded, split_lines
 from .lazy_pattern import later
+from .lshw_labels import ENGLISH_FLAGS, ORDER, is_flag, label_for, rates
 
-_NODE_RE = later(r"^\s*(?:```\s*)?\*-(?P<node>[\w:.-]+)(?P<flags>(?:\s+[A-Z]+)*)\s*$")
+# a node's head; a shell prompt and command may precede it on the line ("$ sudo lshw -C network
+# *-network"), and a paste that lost its line breaks holds the node's fields after it
+_NODE_RE = later(r"(?:^|[\s`>])\*-(?P<node>[\w:.-]+)(?P<rest>(?:\s.*)?)$")
 # a node pasted without its "*-network" head starts with its description
 _HEADLESS_RE = re.compile(r"^\s*description: (?:Ethernet|Wireless|Network) ")
 _FIELD_RE = later(r"^\s*(?P<key>[a-z][a-z ]{0,20}):\s(?P<value>.*)$")
+# a label in another language (print.cc prints each through gettext): lshw_labels names it
+_ANY_FIELD_RE = later(r"^\s*(?P<key>[^\W\d_][^:=@]{0,40}?):(?:\s(?P<value>.*))?$")
 _CONFIG_KEY_RE = later(r"(?:^|\s)([a-z][\w-]{0,30})=")
 _RATE_RE = later(r"^(?P<n>\d+(?:\.\d+)?)(?P<unit>[KMGT])bit/s$")
 _UNITS = {"K": 0.001, "M": 1, "G": 1000, "T": 1_000_000}
@@ -41,6 +46,7 @@ class LshwNetwork:
     size_mbps: float | None = None  # the link speed lshw read (when the link is up)
     capacity_mbps: float | None = None
     config: dict[str, str] = field(default_factory=dict)
+    capabilities: tuple[str, ...] = ()  # lshw's capability ids: "ethernet physical wireless"
     irq: int | None = None
     # hwinfo's blocks (parsers/hwinfo.py) carry what lshw does not print
     ids: str | None = None  # "2001:3311"
@@ -108,29 +114,56 @@ def _config(value: str) -> dict[str, str]:
     return out
 
 
+def _lines(text: str) -> list[str]:
+    """The paste's lines, a head's own line split from a prompt before it and from fields a
+    paste that lost its line breaks left after it (runs of 3+ spaces between them)."""
+    out: list[str] = []
+    for raw in split_lines(text):
+        node = _NODE_RE.search(raw) if "*-" in raw else None
+        if not node:
+            out.append(raw)
+            continue
+        words = node.group("rest").split()
+        flags = [w for w in words[: next((i for i, w in enumerate(words) if not is_flag(w)), None)]]
+        rest = node.group("rest").strip()
+        for w in flags:
+            rest = rest[len(w) :].strip()
+        out.append(" ".join([f"*-{node.group('node')}", *flags]))
+        out.extend(re.split(r"\s{3,}", rest) if rest else [])
+    return out
+
+
 def _parse(text: str) -> tuple[LshwResult, list[ParseWarning]]:
     res = LshwResult()
     current: LshwNetwork | None = None
     unreadable = 0
     headed = False  # a "*-network" head seen: a paste from a node's first field has none
     last: tuple[str, str] | None = None  # the field a wrapped line continues
-    for raw in split_lines(text):
+    state = _NodeState()
+    for raw in _lines(text):
         node = _NODE_RE.match(raw)
         if node:
-            current, headed, last = None, True, None
+            state.finish(current)
+            current, headed, last, state = None, True, None, _NodeState()
             kind = node.group("node").split(":")[0]
             # lshw lists an SDIO card's Wi-Fi function as "*-wifi:N" (its network node's id,
             # warpme/miniarch#85: "bus info: mmc@2:390b:1", "logical name: wlan0")
             nodes = {"network": res.networks, "wifi": res.networks, "usb": res.usb}.get(kind)
             if nodes is not None and len(nodes) < MAX_NODES:
-                flags = node.group("flags").split()
+                flags = node.group("rest").split()
                 current = LshwNetwork(node.group("node"), "UNCLAIMED" in flags, "DISABLED" in flags)
+                state.other_flags = any(f not in ENGLISH_FLAGS for f in flags)
                 nodes.append(current)
             continue
         found = _FIELD_RE.match(raw)
+        if found and current is not None and found.group("key").strip() not in ORDER:
+            found = None  # "producto:", "ressources:": a translated label, read by its value
         if found and not headed and current is None and _HEADLESS_RE.match(raw):
             current = LshwNetwork("network")  # "description: Ethernet interface" first
             res.networks.append(current)
+        other = _ANY_FIELD_RE.match(raw) if current is not None and not found else None
+        if current is not None and other and state.translated(current, other.group("value") or ""):
+            continue
         if current is not None and not found and last and raw[:1] not in (" ", "\t"):
             # a mail client's wrap of "configuration: ..." or "capabilities: ..." (no "key: ")
             last = (last[0], f"{last[1]} {raw.strip()}")
@@ -139,9 +172,12 @@ def _parse(text: str) -> tuple[LshwResult, list[ParseWarning]]:
         if current is None or not found:
             unreadable += bool(raw.strip()) and current is not None
             continue
-        last = (found.group("key").strip(), found.group("value").strip())
+        key = found.group("key").strip()
+        state.seen.add(key)
+        last = (key, found.group("value").strip())
         last = last if last[0] in ("configuration", "capabilities") else None
-        _field(current, found.group("key").strip(), found.group("value").strip())
+        _field(current, key, found.group("value").strip())
+    state.finish(current)
     for usb in res.usb:
         # a USB device's "speed=480Mbit/s" (older lshw: "480.0MB/s", usbfs' Spd= in Mbit/s);
         # a node lshw merged with its network interface says the link's speed there instead
@@ -149,6 +185,40 @@ def _parse(text: str) -> tuple[LshwResult, list[ParseWarning]]:
         if speed and not usb.logical_name:
             usb.usb_speed_mbps = float(speed.group(1))
     return res, finish("lshw", text, len(res.networks) + len(res.usb), unreadable)
+
+
+@dataclass
+class _NodeState:
+    """What a node's translated labels need: the fields seen so far (in print.cc's order), its
+    rates in order (size or capacity), and a head flag that is not English."""
+
+    seen: set[str] = field(default_factory=set)
+    rates: list[float] = field(default_factory=list)
+    other_flags: bool = False
+
+    def translated(self, net: LshwNetwork, value: str) -> bool:
+        """Read a field whose label is not English; False when its shape names no field."""
+        key = label_for(value, self.seen)
+        if key is None:
+            return False
+        if key == "rate":
+            if (rate := _rate(value)) is not None:
+                self.rates.append(rate)
+            self.seen.add("size")
+            return True
+        self.seen.add(key)
+        if key in ORDER:
+            _field(net, key, value.strip())
+        return True
+
+    def finish(self, net: LshwNetwork | None) -> None:
+        if net is None:
+            return
+        if self.rates:
+            net.size_mbps, net.capacity_mbps = rates(self.rates, _rate(net.config.get("speed", "")))
+        if self.other_flags and not (net.unclaimed or net.disabled):
+            # a translated UNCLAIMED or DISABLED: a node no driver claimed has no driver=
+            net.unclaimed, net.disabled = not net.driver, bool(net.driver)
 
 
 def _field(net: LshwNetwork, key: str, value: str) -> None:
@@ -165,5 +235,7 @@ def _field(net: LshwNetwork, key: str, value: str) -> None:
         net.capacity_mbps = _rate(value)
     elif key == "configuration":
         net.config = _config(value)
-    elif key == "resources" and (m := re.search(r"\birq:(\d{1,6})\b", value)):
+    elif key == "capabilities":
+        net.capabilities = tuple(value.split()[:64])
+    elif key == "resources" and (m := re.search(r"(?i)\birq:(\d{1,6})\b", value)):
         net.irq = int(m.group(1))

@@ -345,7 +345,10 @@ def _parse_ifconfig(text: str) -> Parsed[NetInterfaces]:
             gap = False
             continue
         m = _IFC_OLD_HDR.match(line)
-        if m:
+        # "Link encap:Ethernet  direcciónHW 20:cf:..": the encapsulation's label kept, the
+        # address's translated (Spanish): read by its shape below, not as an encapsulation
+        translated = translated_header(line) if m and m.group(3) is None else None
+        if m and not (translated and translated[2]):
             cur = NetInterface(
                 name=m.group(1), link_type=m.group(2).strip() or None, mac=m.group(3)
             )

@@ -190,6 +190,37 @@ def _parse_uname(text: str) -> Parsed[Uname]:
     return res, finish("uname -a", text, 1, len(lines) - 1)
 
 
+def parse_uname_fields(fields: str, text: str) -> Parsed[Uname]:
+    """``uname -r -m``, ``uname -mr``, ``uname -r``: the fields ``fields`` names ("rm"), one
+    word each in uname.c's order; the kernel version (-v) holds spaces, so it is the words left
+    between the fields before it and those after it."""
+    return guarded("uname", lambda raw: _parse_uname_fields(fields, raw), text, Uname)
+
+
+def _parse_uname_fields(fields: str, text: str) -> Parsed[Uname]:
+    lines = [ln for ln in split_lines(text) if not is_noise(ln) and ln.strip()]
+    res = Uname()
+    words = lines[0].split() if lines else []
+    before = fields.split("v")[0]
+    after = fields.split("v")[1] if "v" in fields else ""
+    spaced = "v" in fields  # the version's words: any number of them
+    if len(lines) != 1 or len(words) < len(fields) or (not spaced and len(words) != len(fields)):
+        return res, finish("uname", text, 0, len(lines))
+    attrs = {"s": "kernel_name", "n": "hostname", "r": "kernel_release", "m": "machine"}
+    values = dict(zip(before, words[: len(before)], strict=True))
+    values |= dict(zip(after, words[len(words) - len(after) :], strict=True))
+    if "v" in fields:
+        values["v"] = " ".join(words[len(before) : len(words) - len(after)])
+    for f, value in values.items():
+        if f in attrs and value != "unknown":
+            setattr(res, attrs[f], value)
+        elif f == "v":
+            res.kernel_version = value or None
+        elif f == "o":
+            res.operating_system = value
+    return res, finish("uname", text, 1, 0)
+
+
 # --- /proc/device-tree/model -------------------------------------------------------------
 
 
