@@ -11,7 +11,8 @@ facts):
   000's "Invalid argument");
 - a chip with no `irq_set_affinity` at all (the Pi 1-3's `armctrl_chip`; the Pi 4's MSI chip in
   6.12, `MSI_FLAG_NO_AFFINITY`; lan78xx's own `lan78xx-irqs`), or a per-CPU line of a chip that
-  steers its others (the GIC's 0-31), is refused by `write_irq_affinity` itself
+  steers its others (the GIC's 0-31), or a line its requester pins (IRQF_NOBALANCING: the
+  PMU's "arm-pmu"), is refused by `write_irq_affinity` itself
   (kernel/irq/proc.c): EIO in 6.1, EPERM in 6.12 (`irq_affinity_refusal_errno`).
 
 The kernel's series is the profile's (`[lab] kernel`); a kernel older than every series of the
@@ -24,7 +25,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from sbctune.inventory.irq_chips import fixed_irqs
+from sbctune.inventory.irq_chips import fixed_irqs, pinned_line
 from sbctune.inventory.parsers.procfs import parse_interrupts
 from sbctune.tuning import driver_caps
 
@@ -57,18 +58,28 @@ def _per_cpu(facts: list[dict[str, Any]], chip: str, series: str, hwirq: str | N
                and f["value"][0] <= int(hwirq) <= f["value"][1] for f in facts)  # fmt: skip
 
 
-def refusal(chip: str | None, kernel: str | None, hwirq: str | None = None) -> str:
-    """The errno name a write to an interrupt of `chip` (its line `hwirq`) gets under `kernel`."""
+def refusal(
+    chip: str | None, kernel: str | None, hwirq: str | None = None, pinned: bool = False
+) -> str:
+    """The errno name a write to an interrupt of `chip` (its line `hwirq`; `pinned` by its
+    requester, IRQF_NOBALANCING) gets under `kernel`."""
     series = series_of(kernel)
     if series is None or not chip:
         return DEFAULT
     facts = driver_caps.table()["hand"].get("_kernel", [])
+    if pinned:  # write_irq_affinity's own refusal, whatever the chip
+        return _core(facts, series)
     mine = [f for f in facts if f["fact"] == "irqchip_without_affinity"
             and f.get("shown_as") == chip.strip() and series in f["kernels"]]  # fmt: skip
     if not mine and not _per_cpu(facts, chip.strip(), series, hwirq):
         return DEFAULT
     if mine and mine[0].get("errno"):
         return str(mine[0]["errno"])
+    return _core(facts, series)
+
+
+def _core(facts: list[dict[str, Any]], series: str) -> str:
+    """write_irq_affinity's errno for an interrupt that cannot be moved (EIO 6.1, EPERM 6.12)."""
     core = [f["value"] for f in facts
             if f["fact"] == "irq_affinity_refusal_errno" and series in f["kernels"]]  # fmt: skip
     return str(core[0]) if core else DEFAULT
@@ -90,6 +101,9 @@ def refusals(interrupts_text: str | None, refused: list[int], kernel: str | None
     for number in refused:
         irq = parsed.get(number) if parsed is not None else None
         out[str(number)] = refusal(
-            irq.controller if irq is not None else None, kernel, irq.hwirq if irq else None
+            irq.controller if irq is not None else None,
+            kernel,
+            irq.hwirq if irq else None,
+            irq is not None and pinned_line(irq.names, kernel) is not None,
         )
     return out

@@ -9,7 +9,9 @@ no chip->irq_set_affinity, or !irqd_can_balance): EIO on 6.1, EPERM on 6.12. Tha
 lan78xx's own PHY line (`lan78xx_irqchip`, "lan78xx-irqs": no irq_set_affinity), the Pi 2/3's
 per-core timers (`bcm2836_arm_irqchip_timer`, per-CPU by bcm2836_map) and the GIC's per-CPU lines
 (`gic_irq_domain_map`: hwirq 0-31 irq_set_percpu_devid), on the Pi 3 B+, Pi 4 and Pi 5 profiles'
-real /proc/interrupts captures.
+real /proc/interrupts captures, and for the lines their requester pins to one core: the PMU's
+four "arm-pmu" SPIs on the Pi 4 and Pi 5 (armpmu_request_irq: irq_force_affinity and
+IRQF_NOBALANCING, so IRQD_NO_BALANCING: __setup_irq, kernel/irq/manage.c).
 """
 
 from __future__ import annotations
@@ -62,6 +64,8 @@ def test_a_pi4s_per_cpu_gic_lines_refuse_and_its_genet_lines_move(
     config = configs.knobs_config(load_profile(str(copy)))
     for per_cpu in (9, 11, 12):  # vgic (GICv2 25), arch_timer (30), kvm guest vtimer (27)
         assert _write(config, per_cpu, "2\n") == (code, "f\n")
+    for pinned in (33, 34, 35, 36):  # arm-pmu, GICv2 48-51: SPIs the PMU pins to each core
+        assert _write(config, pinned, "2\n")[0] == code
     assert _write(config, 38, "2\n") == (None, "2\n")  # bcmgenet's eth0 (GICv2 189)
 
 
@@ -87,3 +91,13 @@ def test_inspect_calls_the_lan78xx_phy_line_fixed_with_the_drivers_source(kernel
     fixed, why = fixed_irqs(parsed, [150], kernel)
     assert fixed == [150]
     assert why is not None and "drivers/net/usb/lan78xx.c: lan78xx_irqchip" in why
+
+
+def test_inspect_calls_the_pi4s_pmu_lines_fixed_by_their_requester() -> None:
+    """The arm-pmu lines are GIC SPIs (a chip that moves the rest): fixed by how they were
+    requested, armpmu_request_irq's IRQF_NOBALANCING, not by the chip."""
+    text = (CAPTURES / "seed000_pi4_alpine.txt").read_text(encoding="utf-8")
+    parsed = parse_interrupts(text)[0]
+    fixed, why = fixed_irqs(parsed, [33, 38, 39], "6.12.25+rpt-rpi-v8")
+    assert fixed == [33]  # bcmgenet's 38 and 39 still move
+    assert why is not None and "drivers/perf/arm_pmu.c: armpmu_request_irq" in why
