@@ -8,6 +8,10 @@ The chips are hand facts of resources/tuning/driver_caps.json ("irqchip_without_
 kernel source that makes it so, checked against Debian's source by
 tests/test_driver_caps_source.py. A chip counts where the running kernel's series has the fact,
 or, for a kernel the table has no series for (or an unknown one), where every series has it.
+A chip that can steer its other lines may map some per CPU ("irqchip_percpu_hwirqs": the GIC's
+hwirqs 0-31, gic_irq_domain_map): those cannot be moved either (irqd_can_balance is false), so
+the lab refuses them as the kernel does, and so are the lines their requester pins
+("irq_action_no_balancing": armpmu_request_irq's "arm-pmu", IRQF_NOBALANCING; audit 36a).
 """
 
 from __future__ import annotations
@@ -23,6 +27,9 @@ from sbctune.inventory.parsers.procfs import Interrupts
 from sbctune.resources import resource_root
 
 _SERIES = re.compile(r"(\d+)\.(\d+)")
+# a chip without irq_set_affinity; a chip's per-CPU hwirqs (value: [first, last]); a line its
+# requester pins with IRQF_NOBALANCING (shown_as: the action's name, "arm-pmu")
+_FACTS = ("irqchip_without_affinity", "irqchip_percpu_hwirqs", "irq_action_no_balancing")
 
 
 @dataclass(frozen=True)
@@ -38,13 +45,13 @@ def _facts() -> tuple[tuple[str, ...], tuple[dict[str, Any], ...]]:
     the rest of the table is the planner's)."""
     path = resource_root().joinpath("tuning").joinpath("driver_caps.json")
     # 900 kB for a few facts: those kept in the cache (table_cache), read when it changed
-    kernels, facts = cached_file("irq-chips-fixed", path, _read_facts, _fits)
+    kernels, facts = cached_file("irq-chips-fixed-percpu", path, _read_facts, _fits)
     return tuple(kernels), tuple(facts)
 
 
 def _read_facts(raw: bytes) -> list[list[Any]]:
     data = json.loads(raw.decode("utf-8"))
-    facts = [f for f in data["hand"].get("_kernel", []) if f["fact"] == "irqchip_without_affinity"]
+    facts = [f for f in data["hand"].get("_kernel", []) if f["fact"] in _FACTS]
     return [list(data["kernels"]), facts]
 
 
@@ -63,14 +70,38 @@ def _series(kernel: str | None, known: tuple[str, ...]) -> set[str]:
     return {running} if running in known else set(known)
 
 
-def fixed_chip(chip: str | None, kernel: str | None = None) -> FixedChip | None:
-    """The chip's fact when the kernel cannot move its interrupts, else None (a chip the table
-    does not name can be steered as far as sbctune knows: the write then says)."""
+def _per_cpu(fact: dict[str, Any], hwirq: str | None) -> bool:
+    """Whether a line of hwirq `hwirq` is one of the chip's per-CPU lines."""
+    first, last = fact["value"]
+    return bool(hwirq and hwirq.isdigit() and int(first) <= int(hwirq) <= int(last))
+
+
+def pinned_line(names: list[str], kernel: str | None = None) -> FixedChip | None:
+    """The fact of a line whose requester pins it to one CPU (IRQF_NOBALANCING), by the name it
+    was requested under, else None."""
+    known, facts = _facts()
+    series = _series(kernel, known)
+    mine = [f for f in facts if f["fact"] == "irq_action_no_balancing" and f["shown_as"] in names
+            and series <= set(f["kernels"])]  # fmt: skip
+    if not mine:
+        return None
+    fact = mine[0]
+    return FixedChip(str(fact["shown_as"]), str(fact["words"]), f"{fact['file']}: {fact['symbol']}")
+
+
+def fixed_chip(
+    chip: str | None, kernel: str | None = None, hwirq: str | None = None
+) -> FixedChip | None:
+    """The chip's fact when the kernel cannot move its interrupts (or this line of it, by its
+    hwirq), else None (a chip the table does not name can be steered as far as sbctune knows:
+    the write then says)."""
     if not chip:
         return None
     known, facts = _facts()
     series = _series(kernel, known)
-    mine = [f for f in facts if f.get("shown_as") == chip.strip()]
+    mine = [f for f in facts if f.get("shown_as") == chip.strip()
+            and (f["fact"] == "irqchip_without_affinity"
+                 or (f["fact"] == "irqchip_percpu_hwirqs" and _per_cpu(f, hwirq)))]  # fmt: skip
     if not mine or not series <= {s for f in mine for s in f["kernels"]}:
         return None
     cites = [f"{f['file']}: {f['symbol']}" for f in mine if series & set(f["kernels"])]
@@ -88,7 +119,11 @@ def fixed_irqs(
     chips: list[FixedChip] = []
     for number in irqs:
         irq = interrupts.get(number)
-        found = fixed_chip(irq.controller, kernel) if irq is not None else None
+        found = (
+            None
+            if irq is None
+            else (fixed_chip(irq.controller, kernel, irq.hwirq) or pinned_line(irq.names, kernel))
+        )
         if found is not None:
             fixed.append(number)
             chips += [found] if found not in chips else []

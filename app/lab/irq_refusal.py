@@ -1,15 +1,19 @@
 """The errno the lab's kernel gives a write to the smp_affinity of an interrupt it cannot move.
 
-The profile says which interrupts refuse (`[lab] irq_refuse`, the ones Inspect calls fixed);
-how they refuse is the interrupt chip's and the kernel's, from resources/tuning/driver_caps.json
-(`_kernel` facts):
+The profile says which interrupts refuse (`[lab] irq_refuse`), and so does every line of its
+/proc/interrupts whose chip the table says cannot move it (`fixed_lines`, the inventory's
+`irq_chips.fixed_irqs` over every line: what Inspect calls fixed, audit 36a); how they refuse
+is the interrupt chip's and the kernel's, from resources/tuning/driver_caps.json (`_kernel`
+facts):
 
 - a chip whose `irq_set_affinity` refuses answers with that function's errno (the fact's
   `errno`: the Pi 4's PCIe MSI chip up to 6.1, `brcm_msi_set_affinity` returning -EINVAL, seed
   000's "Invalid argument");
 - a chip with no `irq_set_affinity` at all (the Pi 1-3's `armctrl_chip`; the Pi 4's MSI chip in
-  6.12, `MSI_FLAG_NO_AFFINITY`) is refused by `write_irq_affinity` itself (kernel/irq/proc.c):
-  EIO in 6.1, EPERM in 6.12 (`irq_affinity_refusal_errno`).
+  6.12, `MSI_FLAG_NO_AFFINITY`; lan78xx's own `lan78xx-irqs`), or a per-CPU line of a chip that
+  steers its others (the GIC's 0-31), or a line its requester pins (IRQF_NOBALANCING: the
+  PMU's "arm-pmu"), is refused by `write_irq_affinity` itself
+  (kernel/irq/proc.c): EIO in 6.1, EPERM in 6.12 (`irq_affinity_refusal_errno`).
 
 The kernel's series is the profile's (`[lab] kernel`); a kernel older than every series of the
 table answers as the oldest (5.15 as 6.1: both the MSI chip's callback and the EIO predate
@@ -19,7 +23,9 @@ table answers as the oldest (5.15 as 6.1: both the MSI chip's callback and the E
 from __future__ import annotations
 
 import re
+from typing import Any
 
+from sbctune.inventory.irq_chips import fixed_irqs, pinned_line
 from sbctune.inventory.parsers.procfs import parse_interrupts
 from sbctune.tuning import driver_caps
 
@@ -45,21 +51,47 @@ def series_of(kernel: str | None) -> str | None:
     return known[0] if running < _key(known[0]) else None
 
 
-def refusal(chip: str | None, kernel: str | None) -> str:
-    """The errno name a write to an interrupt of `chip` gets under `kernel`."""
+def _per_cpu(facts: list[dict[str, Any]], chip: str, series: str, hwirq: str | None) -> bool:
+    """A per-CPU line of a chip that steers its others (the GIC's 0-31: irqchip_percpu_hwirqs)."""
+    return any(f["fact"] == "irqchip_percpu_hwirqs" and f.get("shown_as") == chip
+               and series in f["kernels"] and hwirq is not None and hwirq.isdigit()
+               and f["value"][0] <= int(hwirq) <= f["value"][1] for f in facts)  # fmt: skip
+
+
+def refusal(
+    chip: str | None, kernel: str | None, hwirq: str | None = None, pinned: bool = False
+) -> str:
+    """The errno name a write to an interrupt of `chip` (its line `hwirq`; `pinned` by its
+    requester, IRQF_NOBALANCING) gets under `kernel`."""
     series = series_of(kernel)
     if series is None or not chip:
         return DEFAULT
     facts = driver_caps.table()["hand"].get("_kernel", [])
+    if pinned:  # write_irq_affinity's own refusal, whatever the chip
+        return _core(facts, series)
     mine = [f for f in facts if f["fact"] == "irqchip_without_affinity"
             and f.get("shown_as") == chip.strip() and series in f["kernels"]]  # fmt: skip
-    if not mine:
+    if not mine and not _per_cpu(facts, chip.strip(), series, hwirq):
         return DEFAULT
-    if mine[0].get("errno"):
+    if mine and mine[0].get("errno"):
         return str(mine[0]["errno"])
+    return _core(facts, series)
+
+
+def _core(facts: list[dict[str, Any]], series: str) -> str:
+    """write_irq_affinity's errno for an interrupt that cannot be moved (EIO 6.1, EPERM 6.12)."""
     core = [f["value"] for f in facts
             if f["fact"] == "irq_affinity_refusal_errno" and series in f["kernels"]]  # fmt: skip
     return str(core[0]) if core else DEFAULT
+
+
+def fixed_lines(interrupts_text: str | None, kernel: str | None) -> list[int]:
+    """Every line of `interrupts_text` the kernel cannot move, by its chip (and hwirq)."""
+    parsed = parse_interrupts(interrupts_text)[0] if interrupts_text else None
+    if parsed is None:
+        return []
+    numbers = [i.number for i in parsed.irqs if i.number is not None]
+    return fixed_irqs(parsed, numbers, kernel or None)[0]
 
 
 def refusals(interrupts_text: str | None, refused: list[int], kernel: str | None) -> dict[str, str]:
@@ -68,5 +100,10 @@ def refusals(interrupts_text: str | None, refused: list[int], kernel: str | None
     out: dict[str, str] = {}
     for number in refused:
         irq = parsed.get(number) if parsed is not None else None
-        out[str(number)] = refusal(irq.controller if irq is not None else None, kernel)
+        out[str(number)] = refusal(
+            irq.controller if irq is not None else None,
+            kernel,
+            irq.hwirq if irq else None,
+            irq is not None and pinned_line(irq.names, kernel) is not None,
+        )
     return out

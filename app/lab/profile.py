@@ -78,7 +78,7 @@ from pathlib import Path
 from typing import Any
 
 from sbctune.inventory.bundle import Bundle, BundleError, read_bundle
-from sbctune.lab import irq_model, pcie_vectors, uname
+from sbctune.lab import irq_model, irq_refusal, pcie_vectors, uname
 from sbctune.lab.errors import ProfileError
 from sbctune.lab.ethtool_models import known_drivers
 from sbctune.lab.ethtool_table_queues import single_queue
@@ -377,6 +377,9 @@ def load_profile(name_or_path: str | Path) -> LabProfile:
     machine = lab_machine(lab, where)
     captured_cpus, irqs = interrupts_layout(bundle.file("/proc/interrupts"))
     refuse = irq_refuse(lab, irqs, where)
+    # and every captured line whose chip cannot move it (lan78xx-irqs, the GIC's per-CPU lines)
+    chip_fixed = irq_refusal.fixed_lines(bundle.file("/proc/interrupts"), kernel)
+    refuse = [*refuse, *(n for n in chip_fixed if n not in refuse)]
     interfaces = _parse_interfaces(data, where)
     cpu = parse_cpu(data, captured_cpus, where)
     host = pcie_host(lab, where)
