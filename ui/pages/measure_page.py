@@ -281,6 +281,7 @@ class MeasurePage(MeasureEndings):
         # One job, one bar: during Tune & Measure the bar under the page counts the whole flow,
         # this run included; a second bar and time left here was a second count (walk 15).
         alone = not self._state.model.flow_running
+        self.bar_running()
         self.progress.setVisible(alone)
         self.remaining.setVisible(alone)
         self.timer.start()
