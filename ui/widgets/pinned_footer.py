@@ -16,7 +16,8 @@ class PinnedFooter(QObject):
         self._area = area
         self._footer = footer
         # The page's own bottom margin, given back while the footer shows (see `place`).
-        inner_layout = area.widget().layout() if area.widget() is not None else None
+        inner = area.widget()
+        inner_layout = inner.layout() if inner is not None else None
         self._bottom = inner_layout.contentsMargins().bottom() if inner_layout is not None else 0
         footer.setParent(area)
         area.installEventFilter(self)
@@ -41,11 +42,11 @@ class PinnedFooter(QObject):
             # Under the page's last card the footer's own gap is enough: the page's bottom
             # margin besides it was what made the view scroll (ux30: at 800 x 600 a refused
             # connection's error gave the Connect page a scroll bar for 7 px).
-            margins = inner_layout.contentsMargins()
+            page_margins = inner_layout.contentsMargins()
             bottom = self._bottom if footer.isHidden() else 0
-            if margins.bottom() != bottom:
-                margins.setBottom(bottom)
-                inner_layout.setContentsMargins(margins)
+            if page_margins.bottom() != bottom:
+                page_margins.setBottom(bottom)
+                inner_layout.setContentsMargins(page_margins)
         if footer.isHidden():
             area.setViewportMargins(0, 0, 0, 0)
             return
