@@ -1,0 +1,45 @@
+"""Lines that wrap under their own start: each line a list item, so a line that wraps is
+indented under its first words and the next line begins at the margin (walk ux29 at 800 x 600:
+the guard card's "Receive packet steering (RPS) with flow steering (RFS): applied — receive
+work of" went on "eth1 on CPUs 0, 1, 2, 3" at the margin, where the next tweak's line began,
+and the reader could not tell one tweak's line from the next)."""
+
+from __future__ import annotations
+
+from html import escape
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QLabel, QWidget
+
+# A line that is not an item (a heading such as "Until then:") stays at the margin.
+INDENT_PX = 14
+
+
+class LineList(QLabel):
+    """A label of lines (each escaped: a tweak's detail can hold the Pi's own words) drawn as
+    paragraphs with a hanging indent; `text()` is the lines as set, one per line."""
+
+    def __init__(self, parent: QWidget | None = None, *, headings: tuple[str, ...] = ()) -> None:
+        super().__init__(parent)
+        self._plain = ""
+        self._headings = headings
+        self.setWordWrap(True)
+        self.setTextFormat(Qt.TextFormat.RichText)
+        self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+
+    def setText(self, text: str) -> None:
+        self._plain = text
+        paragraphs = []
+        for line in text.splitlines():
+            if not line.strip():
+                continue
+            indent = 0 if line in self._headings else INDENT_PX
+            paragraphs.append(
+                f'<p style="margin:0 0 3px 0; margin-left:{indent}px; text-indent:-{indent}px">'
+                f"{escape(line)}</p>"
+            )
+        super().setText("".join(paragraphs))
+        self.setAccessibleName(text.replace("\n", " "))
+
+    def text(self) -> str:
+        return self._plain
