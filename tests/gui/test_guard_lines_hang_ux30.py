@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import time
 
+import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QTextDocument
 from PySide6.QtWidgets import QApplication, QLabel
@@ -50,8 +51,19 @@ def _lines(widget: QLabel) -> list[list[float]]:
     return out
 
 
+def _hangs(shown: QLabel, tweaks: int) -> None:
+    paragraphs = _lines(shown)
+    items = [xs for xs in paragraphs if xs[0] == min(p[0] for p in paragraphs[-tweaks:])]
+    assert len(items) >= tweaks, paragraphs  # one per tweak
+    assert any(len(xs) > 1 for xs in items)  # at 800 x 600 the RPS line wraps
+    for xs in items:
+        first, *rest = xs
+        assert all(x >= first + 8 for x in rest), xs  # its wrapped lines indented under it
+
+
+@pytest.mark.parametrize("where", ["tune", "results"])
 def test_a_wrapped_tweak_line_hangs_under_its_start(
-    window: MainWindow, gui_app: QApplication
+    window: MainWindow, gui_app: QApplication, where: str
 ) -> None:
     window.resize(800, 581)
     window.go("tune")
@@ -65,12 +77,16 @@ def test_a_wrapped_tweak_line_hangs_under_its_start(
     window.tuning.applied.emit(applied)
     for _ in range(5):
         gui_app.processEvents()
-    assert page.outcomes.isVisible()
-    paragraphs = _lines(page.outcomes)
-    assert len(paragraphs) == len(OUTCOMES), paragraphs  # one per tweak
-    assert any(len(xs) > 1 for xs in paragraphs)  # at 800 x 600 the RPS line wraps
-    for xs in paragraphs:
-        first, *rest = xs
-        assert all(x >= first + 8 for x in rest), xs  # its wrapped lines indented under it
-    assert len({xs[0] for xs in paragraphs}) == 1  # every tweak's line starts at one margin
-    assert page.outcomes.text().splitlines()[0].startswith("Receive packet steering")
+    if where == "tune":
+        assert page.outcomes.isVisible()
+        assert len(_lines(page.outcomes)) == len(OUTCOMES)  # one paragraph per tweak
+        _hangs(page.outcomes, len(OUTCOMES))
+        assert page.outcomes.text().splitlines()[0].startswith("Receive packet steering")
+        return
+    window.go("results")
+    for _ in range(5):
+        gui_app.processEvents()
+    shown = window.results_page.tuning_text
+    assert shown.isVisible()
+    _hangs(shown, len(OUTCOMES))
+    assert "Receive packet steering" in shown.text()

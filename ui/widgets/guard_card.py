@@ -23,7 +23,7 @@ class GuardCard(Card):
         self.countdown.setAccessibleName("Auto-revert guard: seconds left")
         self.words = label("")
         # One tweak a line, a wrapped line indented under its own start (walk ux29).
-        self.outcomes = LineList(headings=(UNTIL_THEN,))
+        self.outcomes = LineList(hangs=lambda line: line != UNTIL_THEN)
         buttons = QHBoxLayout()
         self.confirm_button = QPushButton("&Keep these settings")
         self.confirm_button.setObjectName("primary")

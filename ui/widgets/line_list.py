@@ -6,23 +6,28 @@ and the reader could not tell one tweak's line from the next)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from html import escape
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QWidget
 
-# A line that is not an item (a heading such as "Until then:") stays at the margin.
 INDENT_PX = 14
+LEAD_PX = 4  # per leading space of a line (HTML would drop them)
 
 
 class LineList(QLabel):
     """A label of lines (each escaped: a tweak's detail can hold the Pi's own words) drawn as
     paragraphs with a hanging indent; `text()` is the lines as set, one per line."""
 
-    def __init__(self, parent: QWidget | None = None, *, headings: tuple[str, ...] = ()) -> None:
+    def __init__(
+        self, parent: QWidget | None = None, *, hangs: Callable[[str], bool] = lambda _: True
+    ) -> None:
+        """`hangs`: which lines are items (a heading such as "Until then:", a sentence of
+        where the tuning stands, stays a plain paragraph)."""
         super().__init__(parent)
         self._plain = ""
-        self._headings = headings
+        self._hangs = hangs
         self.setWordWrap(True)
         self.setTextFormat(Qt.TextFormat.RichText)
         self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -33,10 +38,11 @@ class LineList(QLabel):
         for line in text.splitlines():
             if not line.strip():
                 continue
-            indent = 0 if line in self._headings else INDENT_PX
+            indent = INDENT_PX if self._hangs(line) else 0
+            lead = (len(line) - len(line.lstrip(" "))) * LEAD_PX  # a line's own indent kept
             paragraphs.append(
-                f'<p style="margin:0 0 3px 0; margin-left:{indent}px; text-indent:-{indent}px">'
-                f"{escape(line)}</p>"
+                f'<p style="margin:0 0 3px 0; margin-left:{lead + indent}px; '
+                f'text-indent:-{indent}px">{escape(line.strip())}</p>'
             )
         super().setText("".join(paragraphs))
         self.setAccessibleName(text.replace("\n", " "))
