@@ -6,6 +6,8 @@ an error"); the next run's bar is an ordinary one again."""
 from __future__ import annotations
 
 import pytest
+from PySide6.QtGui import QColor
+from PySide6.QtWidgets import QProgressBar
 
 from sbctune.measure.outcome import Interval
 from sbctune.measure.plans import plan_named
@@ -31,6 +33,14 @@ def _running(window: MainWindow, page_name: str) -> tuple[object, LiveMeasuremen
     return page, live
 
 
+def _done_part_colour(bar: QProgressBar) -> QColor:
+    """The colour drawn in the middle of the bar's part done (left of any words in it)."""
+    bar.resize(max(bar.width(), 400), max(bar.height(), 20))
+    image = bar.grab().toImage()
+    done = bar.width() * (bar.value() - bar.minimum()) // (bar.maximum() - bar.minimum())
+    return image.pixelColor(max(2, done // 2), image.height() // 2)
+
+
 @pytest.mark.parametrize("page_name", ["baseline_page", "again_page"])
 @pytest.mark.parametrize(
     ("how", "words"), [("cancelled", "Cancelled"), ("failed", "Stopped by an error")]
@@ -41,6 +51,7 @@ def test_a_stopped_runs_bar_says_it_stopped(
     page, _live = _running(window, page_name)
     bar = page.progress
     assert bar.isEnabled() and not bar.isTextVisible()  # while it runs: the bar alone
+    running_colour = _done_part_colour(bar)
     if how == "cancelled":
         page._cancelled()
     else:
@@ -48,6 +59,11 @@ def test_a_stopped_runs_bar_says_it_stopped(
     assert 0 < bar.value() < bar.maximum()  # where it stopped
     assert bar.isTextVisible() and bar.text() == words
     assert not bar.isEnabled()  # greyed: not a test under way
+    stopped_colour = _done_part_colour(bar)
+    assert stopped_colour.saturation() < 40 < running_colour.saturation(), (
+        stopped_colour.name(),
+        running_colour.name(),
+    )
     # The next run's bar runs as ever.
     _running(window, page_name)
     assert bar.isEnabled() and not bar.isTextVisible()

@@ -5,6 +5,7 @@ one-click flow, or the flow failed or cancelled; the widgets are made by Measure
 from __future__ import annotations
 
 from PySide6.QtCore import QTimer, Signal
+from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QLabel, QProgressBar
 
 from sbctune.ui.controllers.live import LiveMeasurement
@@ -72,6 +73,12 @@ class MeasureEndings(MeasurePlots):
         stayed blue and part-filled, as a test still under way looks): greyed, where it
         stopped, with the words in it."""
         self.progress.setEnabled(False)
+        # Greyed whatever the style: Fusion draws a disabled bar's part done in the same blue
+        # (seen on X after the first fix: "Cancelled" on a blue bar still looked under way).
+        palette = self.progress.palette()
+        grey = palette.color(QPalette.ColorGroup.Disabled, QPalette.ColorRole.Mid)
+        palette.setColor(QPalette.ColorGroup.Disabled, QPalette.ColorRole.Highlight, grey)
+        self.progress.setPalette(palette)
         self.progress.setFormat(words)
         self.progress.setTextVisible(True)
         self.progress.setAccessibleDescription(words)
