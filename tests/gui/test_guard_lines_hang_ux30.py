@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QApplication, QLabel
 from sbctune.tuning import AppliedSession, PlannedTweak, TuningPlan, catalog
 from sbctune.tuning.model import Change, TweakOutcome
 from sbctune.ui.main_window import MainWindow
+from sbctune.ui.widgets.line_list import LineList
 
 RPS = "/sys/class/net/eth1/queues/rx-0/rps_cpus"
 OUTCOMES = [  # as the lab's pi4-ax88179 answered them (walk ux30)
@@ -90,3 +91,26 @@ def test_a_wrapped_tweak_line_hangs_under_its_start(
     assert shown.isVisible()
     _hangs(shown, len(OUTCOMES))
     assert "Receive packet steering" in shown.text()
+
+
+def test_a_list_of_cpus_is_not_broken(gui_app: QApplication) -> None:
+    """At 150 % on 1366 x 768 the line broke inside the list: "… on CPUs 0, 1, 2," then a lone
+    "3" on the next line. At every width the list stays on one line."""
+    shown = LineList()
+    line = "Receive packet steering (RPS) with flow steering (RFS): applied — " + OUTCOMES[0].detail
+    shown.setText(line)
+    for width in range(220, 760, 6):
+        shown.setFixedWidth(width)
+        doc = QTextDocument()
+        doc.setDefaultFont(shown.font())
+        doc.setHtml(QLabel.text(shown))
+        doc.setDocumentMargin(0)
+        doc.setTextWidth(width)
+        doc.documentLayout().documentSize()
+        block = doc.begin()
+        text = block.text()
+        first, last = text.index("0,"), len(text) - 1  # the list's first and last numbers
+        layout = block.layout()
+        assert layout.lineForTextPosition(first).lineNumber() == (
+            layout.lineForTextPosition(last).lineNumber()
+        ), (width, text)

@@ -6,6 +6,7 @@ and the reader could not tell one tweak's line from the next)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from html import escape
 
@@ -13,6 +14,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QWidget
 
 INDENT_PX = 14
+# A list of numbers ("CPUs 0, 1, 2, 3") is not broken: at 150 % a lone "3" began a line.
+_NUMBER_LIST = re.compile(r"(?<=\d), (?=\d)")
 LEAD_PX = 4  # per leading space of a line (HTML would drop them)
 
 
@@ -42,10 +45,14 @@ class LineList(QLabel):
             lead = (len(line) - len(line.lstrip(" "))) * LEAD_PX  # a line's own indent kept
             paragraphs.append(
                 f'<p style="margin:0 0 3px 0; margin-left:{lead + indent}px; '
-                f'text-indent:-{indent}px">{escape(line.strip())}</p>'
+                f'text-indent:-{indent}px">{_kept_together(line.strip())}</p>'
             )
         super().setText("".join(paragraphs))
         self.setAccessibleName(text.replace("\n", " "))
 
     def text(self) -> str:
         return self._plain
+
+
+def _kept_together(line: str) -> str:
+    return _NUMBER_LIST.sub(",&nbsp;", escape(line))
