@@ -131,6 +131,9 @@ class MeasurePage(MeasureEndings):
         self.progress = QProgressBar()
         self.progress.setRange(0, 1000)
         self.progress.setTextVisible(False)
+        # No bar before a first run: an empty one under the plan said nothing (walk ux30 at
+        # 800 x 600); a run shows it (`attach`).
+        self.progress.hide()
         self.remaining = label("", name="muted", wrap=False)
         progress_row.addWidget(self.progress, 1)
         progress_row.addWidget(self.remaining)
