@@ -135,6 +135,7 @@ class MeasurePage(MeasureEndings):
         # 800 x 600); a run shows it (`attach`).
         self.progress.hide()
         self.remaining = label("", name="muted", wrap=False)
+        self.remaining.hide()  # with its bar, which also holds no line of its own before
         progress_row.addWidget(self.progress, 1)
         progress_row.addWidget(self.remaining)
         self.content.addLayout(progress_row)
