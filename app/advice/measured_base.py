@@ -160,7 +160,9 @@ class NicAdvisorBase:
             "tweak",
             "Tune the Pi for this bottleneck: " + ", ".join(tweak_title(t) for t in within),
             found.why_for(within)
-            + " Apply them with the tuning step (auto-revert guard) and measure again.",
+            # "it" for one tweak (the ux30 walk: "Energy-Efficient Ethernet off … Apply them")
+            + f" Apply {'it' if len(within) == 1 else 'them'} with the tuning step (auto-revert "
+            "guard) and measure again.",
             "unknown until measured"
             + (f" (at most ~{ceiling:.0f} Mbit/s: the link's limit)" if ceiling else ""),
             0.0,

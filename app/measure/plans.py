@@ -249,5 +249,5 @@ def plan_named(name: str) -> Plan:
         return presets()[name]
     except KeyError:
         raise UserError(
-            f"There is no test plan named '{name}'.", f"Choose one of: {', '.join(presets())}."
+            f"There is no test plan named “{name}”.", f"Choose one of: {', '.join(presets())}."
         ) from None

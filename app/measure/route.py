@@ -103,7 +103,7 @@ async def find_path(session: Session, nic: str | None) -> TestPath:
             "Connect to the Pi by its IP address and try again.",
         )
     if nic is not None and not _IFACE.match(nic):
-        raise UserError(f"'{nic}' is not a network interface name.", "Example: --nic eth0")
+        raise UserError(f"“{nic}” is not a network interface name.", "Example: --nic eth0")
     steps = [batch.command("ip", "-j", "route", "get", pc)]
     if nic:
         steps.append(batch.command("ip", "-j", "-4", "addr", "show", "dev", nic))

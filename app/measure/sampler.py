@@ -106,7 +106,7 @@ SampleCallback = Callable[[PiSample], None]
 def validate_iface(iface: str) -> str:
     if not IFACE_RE.fullmatch(iface):
         raise SamplerError(
-            f"'{iface}' is not a valid network interface name.",
+            f"“{iface}” is not a valid network interface name.",
             "Use the name the Pi shows in `ip link` (e.g. eth0, eth1, enp1s0).",
         )
     return iface

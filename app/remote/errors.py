@@ -41,7 +41,7 @@ class HostUnreachable(RemoteError):
 class NameNotResolved(RemoteError):
     def __init__(self, host: str) -> None:
         super().__init__(
-            f"The name '{host}' could not be resolved to an address.",
+            f"The name “{host}” could not be resolved to an address.",
             "Check the spelling, or use the Pi's IP address instead (your router's client list "
             "shows it; on the Pi, `hostname -I` prints it).",
         )
@@ -77,16 +77,16 @@ class AuthFailed(RemoteError):
         no_password: bool = False,
         password: bool = False,
     ) -> None:
-        who = f" for user '{user}'" if user else ""
+        who = f" for user “{user}”" if user else ""
         what = "the password" if password else "the login"
         hint = (
             "Check the user name and password, or the key file. On Raspberry Pi OS the user is "
-            "the one you created in Raspberry Pi Imager (older images: 'pi')."
+            "the one you created in Raspberry Pi Imager (older images: “pi”)."
         )
         if password:
             hint = (
                 "Type the password again (mind Caps Lock) and check the user name: on Raspberry "
-                "Pi OS it is the one you created in Raspberry Pi Imager (older images: 'pi')."
+                "Pi OS it is the one you created in Raspberry Pi Imager (older images: “pi”)."
             )
         if not user:
             hint = "Give the Pi's user name as user@host (e.g. pi@raspberrypi.local). " + hint
@@ -223,10 +223,10 @@ class CommandFailed(RemoteError):
 class SudoFailed(RemoteError):
     def __init__(self, user: str, reason: str) -> None:
         super().__init__(
-            f"sudo on the Pi failed for user '{user}': {reason}",
+            f"sudo on the Pi failed for user “{user}”: {reason}",
             "Give the sudo password (--sudo-password-stdin or SBCTUNE_SUDO_PASSWORD; by default "
             "the login password is used), and check that the user may use sudo "
-            "(`groups` on the Pi lists 'sudo').",
+            "(`groups` on the Pi lists “sudo”).",
         )
 
 

@@ -108,12 +108,12 @@ def split_target(text: str) -> tuple[str | None, str, int | None]:
         host, _, port_text = spec.partition(":")
         if not (port_text.isascii() and port_text.isdigit()):
             raise UserError(
-                f"'{text}' has a port that is not a number.",
+                f"“{text}” has a port that is not a number.",
                 "Write the port as digits, e.g. pi@raspberrypi.local:2222",
             )
         port = int(port_text)
     if not host or any(ch.isspace() or ch in "[]/@" for ch in host):
-        raise UserError(f"'{text}' is not a host name or address.", "Example: pi@192.168.1.20")
+        raise UserError(f"“{text}” is not a host name or address.", "Example: pi@192.168.1.20")
     if port is not None and not 0 < port < 65536:
         raise UserError(f"Port {port} is out of range.", "SSH normally listens on port 22.")
     _check_name(host, text)
@@ -139,7 +139,7 @@ def _check_name(host: str, text: str) -> None:
         encoded = b""
     if not encoded or len(encoded.rstrip(b".")) > _MAX_NAME:
         raise UserError(
-            f"'{_shown(text)}' is not a host name or address.",
+            f"“{_shown(text)}” is not a host name or address.",
             "A name is at most 253 characters, with at most 63 between two dots and none "
             "empty, e.g. raspberrypi.local; or type the Pi's address, e.g. 192.168.1.20.",
         )

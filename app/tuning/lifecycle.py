@@ -98,7 +98,7 @@ def check_id(session_id: str) -> None:
     """A session id typed by the user: its form is checked before it goes near a path."""
     if not scripts.SESSION_ID.match(session_id):
         raise TuningError(
-            f"'{session_id}' is not a tuning session id.",
+            f"“{session_id}” is not a tuning session id.",
             "`sbctune tune status HOST` lists the sessions with their ids.",
         )
 

@@ -63,9 +63,9 @@ def test_the_connect_button_stays_in_view_with_the_error(
     page = window.page("connect")
     assert isinstance(page, ConnectPage)
     page.problem.show_problem(
-        "198.18.4.2 did not accept the password for user 'pi'.",
+        "198.18.4.2 did not accept the password for user “pi”.",
         "Type the password again (mind Caps Lock) and check the user name: on Raspberry Pi OS "
-        "it is the one you created in Raspberry Pi Imager (older images: 'pi').",
+        "it is the one you created in Raspberry Pi Imager (older images: “pi”).",
     )
     for _ in range(5):
         gui_app.processEvents()

@@ -390,7 +390,7 @@ def test_wrong_password_says_so(module_lab: LabInfo, window: MainWindow, drive: 
         await until(page.problem.isVisible, 30, "the error")
 
     drive(scenario(), timeout=60)
-    assert "did not accept the password for user 'pi'" in _problem_text(page)
+    assert "did not accept the password for user “pi”" in _problem_text(page)
     assert "Type the password again" in _problem_text(page)
     assert window.state.session is None
 

@@ -30,7 +30,7 @@ def test_a_wrong_password_is_said_once_with_what_to_do() -> None:
     reason = "Permission denied for user pi on host 198.18.0.2"
     exc = AuthFailed("pi", "198.18.0.2", reason, password=True)
     shown = problem_from(exc, "gui")
-    assert shown.message == "198.18.0.2 did not accept the password for user 'pi'."
+    assert shown.message == "198.18.0.2 did not accept the password for user “pi”."
     assert "Permission denied" not in shown.message + shown.hint
     assert "Type the password again" in shown.hint and "Raspberry Pi Imager" in shown.hint
     assert not jargon(shown.message + shown.hint)

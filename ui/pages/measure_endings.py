@@ -5,6 +5,7 @@ one-click flow, or the flow failed or cancelled; the widgets are made by Measure
 from __future__ import annotations
 
 from PySide6.QtCore import QTimer, Signal
+from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QLabel, QProgressBar
 
 from sbctune.ui.controllers.live import LiveMeasurement
@@ -67,6 +68,27 @@ class MeasureEndings(MeasurePlots):
         self.status.setText(message)
         self._update_buttons()
 
+    def bar_stopped(self, words: str) -> None:
+        """The bar of a run that did not finish says so (walk ux29: a cancelled baseline's bar
+        stayed blue and part-filled, as a test still under way looks): greyed, where it
+        stopped, with the words in it."""
+        self.progress.setEnabled(False)
+        # Greyed whatever the style: Fusion draws a disabled bar's part done in the same blue
+        # (seen on X after the first fix: "Cancelled" on a blue bar still looked under way).
+        palette = self.progress.palette()
+        grey = palette.color(QPalette.ColorGroup.Disabled, QPalette.ColorRole.Mid)
+        palette.setColor(QPalette.ColorGroup.Disabled, QPalette.ColorRole.Highlight, grey)
+        self.progress.setPalette(palette)
+        self.progress.setFormat(words)
+        self.progress.setTextVisible(True)
+        self.progress.setAccessibleDescription(words)
+
+    def bar_running(self) -> None:
+        self.progress.setEnabled(True)
+        self.progress.setFormat("%p%")
+        self.progress.setTextVisible(False)
+        self.progress.setAccessibleDescription("")
+
     def show_record(self, record: RunRecord) -> None:
         done = done_words(record)
         mark = in_force_mark(record) if self.role == "baseline" else None
@@ -100,6 +122,7 @@ class MeasureEndings(MeasurePlots):
 
     def _failed(self, problem: Problem) -> None:
         self.stop_live("Stopped.")
+        self.bar_stopped("Stopped by an error")
         self.problem.show_problem(problem.message, problem.hint)
 
     def show_partial(self, record: RunRecord) -> None:
@@ -119,6 +142,7 @@ class MeasureEndings(MeasurePlots):
             self.results_note.show()
 
     def _cancelled(self) -> None:
+        self.bar_stopped("Cancelled")
         stopped = "iperf3 was stopped on the Pi and on this computer"
         if self.partial is not None:
             self._stopped(
@@ -148,10 +172,12 @@ class MeasureEndings(MeasurePlots):
         """The one-click flow stopped with an error (the window shows it where the user is)."""
         if self.timer.isActive():
             self.stop_live("Stopped.")
+            self.bar_stopped("Stopped by an error")
 
     def _flow_cancelled(self) -> None:
         if not self.timer.isActive():
             return
+        self.bar_stopped("Cancelled")
         if self.partial is not None:
             self._stopped(
                 "Stopped early: cancelled by the user; iperf3 was stopped and any tuning "

@@ -131,7 +131,11 @@ class MeasurePage(MeasureEndings):
         self.progress = QProgressBar()
         self.progress.setRange(0, 1000)
         self.progress.setTextVisible(False)
+        # No bar before a first run: an empty one under the plan said nothing (walk ux30 at
+        # 800 x 600); a run shows it (`attach`).
+        self.progress.hide()
         self.remaining = label("", name="muted", wrap=False)
+        self.remaining.hide()  # with its bar, which also holds no line of its own before
         progress_row.addWidget(self.progress, 1)
         progress_row.addWidget(self.remaining)
         self.content.addLayout(progress_row)
@@ -281,6 +285,7 @@ class MeasurePage(MeasureEndings):
         # One job, one bar: during Tune & Measure the bar under the page counts the whole flow,
         # this run included; a second bar and time left here was a second count (walk 15).
         alone = not self._state.model.flow_running
+        self.bar_running()
         self.progress.setVisible(alone)
         self.remaining.setVisible(alone)
         self.timer.start()

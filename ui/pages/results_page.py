@@ -35,6 +35,7 @@ from sbctune.ui.widgets.advice_cards import AdviceView
 from sbctune.ui.widgets.common import Card, ProblemPanel, label
 from sbctune.ui.widgets.desktop_open import DesktopOpener
 from sbctune.ui.widgets.lazy import compare_chart
+from sbctune.ui.widgets.line_list import LineList
 from sbctune.ui.widgets.run_table import CompareTable
 from sbctune.workflow.baseline_check import before_after
 from sbctune.workflow.rules import TuningState, apply_blocked, kept_tweaks
@@ -130,7 +131,9 @@ class ResultsPage(ResultsExporting):
         """The tuning applied: what it is and did, each tweak's part, Keep / Keep across reboot
         / Revert."""
         self.tuning_card = Card("The tuning")
-        self.tuning_text = label("", selectable=True)
+        # What each tweak did, one a line hanging under its start (walk ux30, as on Tune).
+        self._outcome_lines: set[str] = set()
+        self.tuning_text = LineList(hangs=lambda line: line in self._outcome_lines)
         self.tuning_text.setFocusPolicy(Qt.FocusPolicy.TabFocus)  # read out after Revert
         self.tuning_card.body.addWidget(self.tuning_text)
         self.waterfall = QSvgWidget()  # what each tweak did alone (sbctune.compare.waterfall)
@@ -354,6 +357,8 @@ class ResultsPage(ResultsExporting):
         if on_trial or not self.isVisible():  # settled here: in sight until the user leaves
             self._place_tuning_card(on_trial)
         measured = self._measured_lines()
+        # each tweak alone (indented under its heading), and each one's outcome (_tuning_words)
+        self._outcome_lines = {line for line in measured if line.startswith(" ")}
         found = self._state.model.attribution
         self.waterfall.setVisible(bool(found and found.contributions))
         if found and found.contributions:
@@ -392,6 +397,7 @@ class ResultsPage(ResultsExporting):
                        if ran_under == applied.id else "")  # fmt: skip
             text += f"\n{verdict}" if verdict else ""
         outcomes = outcome_lines(applied.outcomes)
+        self._outcome_lines |= set(outcomes)
         if state == "reverted" and outcomes:  # the lines say "applied": before the revert
             text += " Until then:"  # (s10 walk: read as still applied)
         return [text, *outcomes]

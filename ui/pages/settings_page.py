@@ -103,6 +103,7 @@ class SettingsPage(Page):
         self.iperf3_path.setPlaceholderText("empty: the bundled iperf3, then the one on PATH")
         browse = QPushButton("&Browse…")
         browse.clicked.connect(self._browse)
+        self.iperf3_browse = browse
         path_row = QHBoxLayout()
         path_row.setContentsMargins(0, 0, 0, 0)
         path_row.addWidget(self.iperf3_path, 1)
@@ -187,7 +188,7 @@ class SettingsPage(Page):
         self.calibrate.blockSignals(True)
         self.calibrate.setChecked(s.calibrate_flow)
         self.calibrate.blockSignals(False)
-        self.iperf3_path.setEnabled(s.endpoint_kind == "iperf3")
+        self._path_follows(s.endpoint_kind)
         self.udp.blockSignals(True)
         self.udp.setChecked(s.udp_enabled)
         self.udp.blockSignals(False)
@@ -209,8 +210,14 @@ class SettingsPage(Page):
         s.calibrate_flow = self.calibrate.isChecked()
         s.units = cast(Units, self.units.currentData())
         s.theme = cast(ThemeChoice, self.theme.currentData())
-        self.iperf3_path.setEnabled(s.endpoint_kind == "iperf3")
+        self._path_follows(s.endpoint_kind)
         self._save_udp()
+
+    def _path_follows(self, kind: EndpointKind) -> None:
+        """The iperf3 program's field and its Browse… only for the system iperf3: the built-in
+        one uses neither (walk ux29: Browse… stayed enabled under "Built-in")."""
+        for widget in (self.iperf3_path, self.iperf3_browse):
+            widget.setEnabled(kind == "iperf3")
 
     def _save_udp(self) -> None:
         """The rate is saved only when in range; otherwise a message, and the text the user

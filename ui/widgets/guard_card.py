@@ -6,7 +6,8 @@ from __future__ import annotations
 from PySide6.QtWidgets import QHBoxLayout, QProgressBar, QPushButton, QWidget
 
 from sbctune.ui.widgets.common import Card, label
-from sbctune.workflow.tune_view import Button, TuneView
+from sbctune.ui.widgets.line_list import LineList
+from sbctune.workflow.tune_view import UNTIL_THEN, Button, TuneView
 
 
 def _button(button: QPushButton, state: Button) -> None:
@@ -21,7 +22,8 @@ class GuardCard(Card):
         self.countdown.setFormat("%v s left")
         self.countdown.setAccessibleName("Auto-revert guard: seconds left")
         self.words = label("")
-        self.outcomes = label("", selectable=True)
+        # One tweak a line, a wrapped line indented under its own start (walk ux29).
+        self.outcomes = LineList(hangs=lambda line: line != UNTIL_THEN)
         buttons = QHBoxLayout()
         self.confirm_button = QPushButton("&Keep these settings")
         self.confirm_button.setObjectName("primary")

@@ -15,6 +15,10 @@ class PinnedFooter(QObject):
         super().__init__(area)
         self._area = area
         self._footer = footer
+        # The page's own bottom margin, given back while the footer shows (see `place`).
+        inner = area.widget()
+        inner_layout = inner.layout() if inner is not None else None
+        self._bottom = inner_layout.contentsMargins().bottom() if inner_layout is not None else 0
         footer.setParent(area)
         area.installEventFilter(self)
         # The view too: the area's own resize comes before its view takes the new width (walk
@@ -32,12 +36,21 @@ class PinnedFooter(QObject):
 
     def place(self) -> None:
         area, footer = self._area, self._footer
+        inner = area.widget()
+        inner_layout = inner.layout() if inner is not None else None
+        if inner_layout is not None:
+            # Under the page's last card the footer's own gap is enough: the page's bottom
+            # margin besides it was what made the view scroll (ux30: at 800 x 600 a refused
+            # connection's error gave the Connect page a scroll bar for 7 px).
+            page_margins = inner_layout.contentsMargins()
+            bottom = self._bottom if footer.isHidden() else 0
+            if page_margins.bottom() != bottom:
+                page_margins.setBottom(bottom)
+                inner_layout.setContentsMargins(page_margins)
         if footer.isHidden():
             area.setViewportMargins(0, 0, 0, 0)
             return
         # Lined up with the page's cards (its content's margins), clear of the scroll bar.
-        inner = area.widget()
-        inner_layout = inner.layout() if inner is not None else None
         margins = inner_layout.contentsMargins() if inner_layout is not None else None
         left = margins.left() if margins is not None else MARGIN
         right = margins.right() if margins is not None else MARGIN
