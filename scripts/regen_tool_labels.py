@@ -100,6 +100,7 @@ def main(argv: list[str]) -> int:
             catalogs = {mo.parts[-3]: read_mo(mo.read_bytes()) for mo in mos}
             name, msgids = TABLES[domain]
             table = _table(catalogs, msgids)
+            table["english"] = [" ".join(m.split()).rstrip(":") for m in msgids]
             table["languages"] = sorted(catalogs)
             doc[name] = table
             doc["sources"][name] = (  # type: ignore[index]
