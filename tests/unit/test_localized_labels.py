@@ -151,3 +151,37 @@ def test_parsers_never_raise_on_translated_label_soup(pieces: list[str], noise: 
         nmcli_state(lines)
         ifconfig_flags(lines.split())
         lshw_label(lines)
+
+
+# --- lshw's French labels from its own catalog ---------------------------------------------------
+
+_FRENCH_LSHW = (
+    "loc64_hp_dv6_ubuntuforums_lshw_fr_bcm4313_wl_eth1_ifconfig_fr_not_associated",
+    "loc64_imac_ubuntuforums_glued_commands_lshw_fr_bcm57766_tg3_bcm4331_wl",
+    "loc64_x86_ubuntuforums_double_spaced_iwconfig_lshw_fr_bcm57785_bcm4313_non_reclame",
+    "loc64_x86_ubuntuforums_lshw_fr_prompt_glued_r8169_rtl8168h_1g_full",
+    "loc64_x86_ubuntuforums_lshw_fr_rtl8168f_link_no_rndis_host_usb0_tether",
+)
+
+
+def test_every_french_lshw_label_seen_is_named_by_lshws_catalog() -> None:
+    """The French lshw pastes (loc64) use Debian's lshw fr.po words: every label of a node is
+    English or one the table maps back ("information bus", "nom logique", "fabriquant")."""
+    english = set(TABLE["lshw_labels"]["english"])
+    for bundle in _FRENCH_LSHW:
+        [path] = [p for p in (CORPUS / bundle / "commands").iterdir() if "lshw" in p.name]
+        in_node = False
+        for line in path.read_text(encoding="utf-8").splitlines():
+            in_node = in_node or "*-network" in line
+            label, sep, value = line.strip().partition(": ")
+            if not (in_node and sep and value) or len(label) > 30:
+                continue
+            assert label in english or lshw_label(label) in english, (bundle, label)
+
+
+def test_french_non_reclame_is_unclaimed() -> None:
+    bundle = _FRENCH_LSHW[2]
+    path = CORPUS / bundle / "commands" / "000-iwconfig_sudo_lshw_C_network.txt"
+    parsed = parse_command("sudo lshw -C network", path.read_text(encoding="utf-8"))
+    nodes = parsed.result.networks  # type: ignore[union-attr]
+    assert [(n.unclaimed, n.driver) for n in nodes] == [(False, "tg3"), (True, None)]
