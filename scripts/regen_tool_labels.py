@@ -55,6 +55,13 @@ LSHW_LABELS = (
     "date", "serial", "slot", "size", "capacity", "width", "clock", "capabilities",
     "configuration:", "resources:", " DISABLED", " UNCLAIMED",
 )  # fmt: skip
+# ife_print_short()'s header (ifconfig -s, netstat -i) as the catalogs' msgids spell it (net-tools
+# 1.60's, with Met): translated as one line, column by column
+NETSTAT_I_HEADERS = (
+    "Iface   MTU Met   RX-OK RX-ERR RX-DRP RX-OVR    TX-OK TX-ERR TX-DRP TX-OVR Flg\n",
+    "Iface   MTU Met   RX-OK RX-ERR RX-DRP RX-OVR   TX-OK TX-ERR TX-DRP TX-OVR Flg\n",
+    "Iface   MTU Met    RX-OK RX-ERR RX-DRP RX-OVR    TX-OK TX-ERR TX-DRP TX-OVR Flg\n",
+)
 TABLES = {
     "net-tools": ("ifconfig_flags", tuple(f"{f} " for f in NET_TOOLS_FLAGS)),
     "NetworkManager": ("nmcli_states", NMCLI_STATES),
@@ -74,6 +81,18 @@ def _table(catalogs: dict[str, dict[str, str]], msgids: tuple[str, ...]) -> dict
         "words": {k: next(iter(v)) for k, v in sorted(found.items()) if len(v) == 1},
         "ambiguous": sorted(k for k, v in found.items() if len(v) > 1),
     }
+
+
+def _headers(catalogs: dict[str, dict[str, str]]) -> dict[str, object]:
+    """Each translated header (its words joined by one space) -> the English header's words,
+    when it has as many words as the English one (a column each)."""
+    found: dict[str, str] = {}
+    for catalog in catalogs.values():
+        for msgid in NETSTAT_I_HEADERS:
+            words, english = catalog.get(msgid, "").split(), msgid.split()
+            if words and words != english and len(words) == len(english):
+                found[" ".join(words)] = " ".join(english)
+    return {"words": dict(sorted(found.items())), "english": sorted(set(found.values()))}
 
 
 def main(argv: list[str]) -> int:
@@ -103,6 +122,8 @@ def main(argv: list[str]) -> int:
             table["english"] = [" ".join(m.split()).rstrip(":") for m in msgids]
             table["languages"] = sorted(catalogs)
             doc[name] = table
+            if domain == "net-tools":
+                doc["netstat_i_headers"] = _headers(catalogs)
             doc["sources"][name] = (  # type: ignore[index]
                 f"Debian package {info['Package']} {info['Version']}, "
                 f"usr/share/locale/*/LC_MESSAGES/{domain}.mo"

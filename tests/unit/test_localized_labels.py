@@ -185,3 +185,47 @@ def test_french_non_reclame_is_unclaimed() -> None:
     parsed = parse_command("sudo lshw -C network", path.read_text(encoding="utf-8"))
     nodes = parsed.result.networks  # type: ignore[union-attr]
     assert [(n.unclaimed, n.driver) for n in nodes] == [(False, "tg3"), (True, None)]
+
+
+# --- ifconfig -s / netstat -i's header in another language --------------------------------------
+
+_IFCONFIG_S = Path(__file__).resolve().parents[1] / "captures" / "ifconfig"
+_HEADERS = sorted(TABLE["netstat_i_headers"]["words"])
+
+
+def _short_table(header: str | None) -> list[tuple[object, ...]]:
+    """The real `ifconfig -s` table of gadget47 (a Pi 2, net-tools 1.60's layout with Met), its
+    header replaced by a catalog's translation of that msgid (what ifconfig prints under that
+    locale: ife_print_short()'s header goes through gettext, its rows do not)."""
+    text = (_IFCONFIG_S / "gadget47_pi2_hatena_rndis_host_nexus_one_usb0_ifconfig_s.txt").read_text(
+        encoding="utf-8"
+    )
+    table = text.split("$ ifconfig usb0")[0].replace("$ ifconfig -s\n", "")
+    if header is not None:
+        table = header + "\n" + table.split("\n", 1)[1]
+    netifs, _ = parse_ifconfig(table)
+    return [(i.name, i.mtu, i.rx_packets, i.tx_packets, i.has_carrier) for i in netifs.interfaces]
+
+
+def test_translated_short_table_header_reads_the_same_rows() -> None:
+    english = _short_table(None)
+    assert english == [
+        ("eth0", 1500, 493, 388, False), ("lo", 65536, 136, 136, True),
+        ("usb0", 1500, 6443, 4149, True),
+    ]  # fmt: skip
+    assert len(_HEADERS) == 4  # cs, et, ja, pt_BR (Debian net-tools 2.10-0.1+deb12u2)
+    for header in _HEADERS:
+        assert _short_table(header) == english, header
+
+
+def test_an_english_label_with_no_value_is_not_a_translated_one() -> None:
+    """ap51 (a quoted lshw, `serial:` with nothing after it once the quote is cut): still one
+    English node, not a label looked up in the catalog."""
+    bundle = next(CORPUS.glob("ap51_rtl8192eu_93_*"))
+    parsed = parse_command("lshw", (bundle / "commands" / "000-lshw.txt").read_text("utf-8"))
+    [node] = parsed.result.networks  # type: ignore[union-attr]
+    assert (node.logical_name, node.config.get("driver"), node.serial) == (
+        "wlan0",
+        "rtl8192eu",
+        None,
+    )

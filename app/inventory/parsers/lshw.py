@@ -157,13 +157,14 @@ def _parse(text: str) -> tuple[LshwResult, list[ParseWarning]]:
                 state.other_flags = any(f not in ENGLISH_FLAGS for f in flags)
                 nodes.append(current)
             continue
-        found = _FIELD_RE.match(raw) or _ANY_FIELD_RE.match(raw)
+        found = _FIELD_RE.match(raw)
         key = found.group("key").strip() if found else ""
-        if found and key not in ORDER:
+        if current is not None and key not in ORDER:
             # a translated label: its msgid when lshw's own catalog has it ("nom logique"),
             # else read by its value's shape ("producto:", "Bus-Informationen:", below)
-            key = lshw_label(key) or ""
-            found = found if key in ORDER and found.group("value") is not None else None
+            label = _ANY_FIELD_RE.match(raw)
+            english = lshw_label(label.group("key")) if label and label.group("value") else None
+            found, key = (label, english or "") if english in ORDER else (None, "")
         if found and not headed and current is None and _HEADLESS_RE.match(raw):
             current = LshwNetwork("network")  # "description: Ethernet interface" first
             res.networks.append(current)

@@ -15,10 +15,10 @@ import json
 
 # the longest translation in the table is a few words; a longer cell is not one of them
 _MAX_WORDS = 8
-_MAX_CHARS = 120
+_MAX_CHARS = 160
 
 
-_NAMES = ("ifconfig_flags", "nmcli_states", "lshw_labels")
+_NAMES = ("ifconfig_flags", "nmcli_states", "lshw_labels", "netstat_i_headers")
 
 
 @functools.cache
@@ -97,3 +97,13 @@ _ENGLISH_STATES = frozenset(
 def lshw_label(label: str) -> str | None:
     """lshw's English label of a translated one (``nom logique`` -> ``logical name``)."""
     return _english("lshw_labels", label.strip().rstrip(":"))
+
+
+def netstat_i_header(line: str) -> list[str] | None:
+    """The English words of ``ifconfig -s`` / ``netstat -i``'s header in another language
+    (net-tools' cs, et, ja, pt_BR catalogs translate it column by column: "Rozhr MTU Met PŘ-OK
+    ..."), or None when the line is no catalog's header."""
+    if "MTU" not in line:  # every catalog keeps the MTU column's word
+        return None
+    english = _english("netstat_i_headers", line)
+    return english.split() if english else None
