@@ -27,6 +27,7 @@ import re
 
 from .lazy_pattern import later
 from .netif_model import IpAddress, NetInterface
+from .tool_labels import ifconfig_flags
 
 # A label: any words but no digit or colon (it may be empty: French "erreurs:0 :0").
 _LABEL = r"[^\d:\n]{0,40}"
@@ -55,6 +56,12 @@ _OLD_HEADER = later(
 # "Interrupt:46 Base address:0xe000" ("Interruption:", "割り込み:"), "Memory:e0000000-e0020000"
 _OLD_IRQ = later(rf"^\s+{_LABEL}:(\d+)(?:\s+{_LABEL}:0x[0-9a-fA-F]+)?\s*$")
 _OLD_MEMORY = later(rf"^\s+{_LABEL}:[0-9a-fA-F]+-[0-9a-fA-F]+\s*$")
+# The flags line: net-tools prints each flag through gettext (``_("RUNNING ")``), then `` MTU:%d
+# Metric:%d``, whose "MTU:" every catalog in Debian's net-tools keeps ("ACTIVO DIFUSIÓN
+# FUNCIONANDO MULTICAST  MTU:1500  Métrica:1" under Ubuntu's Spanish one)
+_OLD_FLAGS = later(
+    r"^\s+([^\d:\n]{1,160}?)\s+MTU:\s?(\d{1,6})(?:\s+[^\d:\n]{1,30}:\s?\d{1,6})?\s*$"
+)
 # New format: fields apart by two spaces, each a label and a number (the first the direction).
 _NEW_FIELD = later(r"^[^\d:\n]{1,40}? (\d+)(?: " + _SIZE + r")?$")
 _DIRECTION = later(r"(?<![A-Za-z])(RX|TX)(?![A-Za-z])")
@@ -143,6 +150,18 @@ def _old_addresses(cur: NetInterface, line: str) -> bool:
     return False
 
 
+def _old_flags(cur: NetInterface, line: str) -> bool:
+    """The flags line in another language: the MTU, and the flags when every word is one a
+    catalog names (tool_labels.ifconfig_flag); one unknown word leaves the flags unread, as
+    the missing one may be RUNNING (the carrier) and the others would then say "no carrier"."""
+    m = _OLD_FLAGS.match(line)
+    if not m:
+        return False
+    cur.mtu = int(m.group(2))
+    cur.flags = ifconfig_flags(m.group(1).split()) or []
+    return True
+
+
 def _old_device(cur: NetInterface, line: str) -> bool:
     """The interrupt and memory lines, printed after the byte counts."""
     if cur.rx_bytes is None and cur.tx_bytes is None:
@@ -168,7 +187,8 @@ def read_translated_line(cur: NetInterface, line: str) -> bool:
     if len(line) > 400:
         return False
     return (
-        _old_counters(cur, line)
+        _old_flags(cur, line)
+        or _old_counters(cur, line)
         or _old_bytes(cur, line)
         or _new_counters(cur, line)
         or _old_addresses(cur, line)

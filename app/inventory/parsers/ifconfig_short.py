@@ -3,14 +3,16 @@
 Both print it with ife_print_short() (net-tools lib/interface.c): a header
 ``Iface   MTU Met   RX-OK RX-ERR RX-DRP RX-OVR    TX-OK TX-ERR TX-DRP TX-OVR Flg`` (net-tools 2.x
 drops ``Met``) and one row per interface whose last column packs the interface flags into
-letters. The columns are read by the header's own words, so either layout works, and a row
-is taken only when its shape is the table's (a name, then an integer MTU, then numbers).
+letters. The columns are read by the header's own words, so either layout works (a header in
+another language by its catalog's English words: tool_labels.netstat_i_header), and a row is
+taken only when its shape is the table's (a name, then an integer MTU, then numbers).
 """
 
 from __future__ import annotations
 
 from .common import to_int
 from .netif_model import NetInterface
+from .tool_labels import netstat_i_header
 
 __all__ = ["short_table_header", "short_table_row"]
 
@@ -47,12 +49,12 @@ _MAX_COLUMNS = 16
 def short_table_header(line: str) -> list[str] | None:
     """The table's header words, or None when the line is not that header."""
     if not line.startswith("Iface"):  # every ifconfig line passes here: no split for most
-        return None
+        return netstat_i_header(line) if line[:1].isalpha() else None
     words = line.split(None, _MAX_COLUMNS)
     if len(words) < 4 or len(words) > _MAX_COLUMNS:
         return None
     if words[0] != "Iface" or words[1] != "MTU" or words[-1] != "Flg" or "RX-OK" not in words:
-        return None
+        return netstat_i_header(line)  # ja, pt_BR: "Iface" kept, "フラグ" / "Opções" for Flg
     return words
 
 

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from .common import Parsed, ParseWarning, finish, guarded, split_lines
 from .lazy_pattern import later
 from .lshw_labels import ENGLISH_FLAGS, ORDER, is_flag, label_for, rates
+from .tool_labels import lshw_label
 
 # a node's head; a shell prompt and command may precede it on the line ("$ sudo lshw -C network
 # *-network"), and a paste that lost its line breaks holds the node's fields after it
@@ -150,14 +151,20 @@ def _parse(text: str) -> tuple[LshwResult, list[ParseWarning]]:
             # warpme/miniarch#85: "bus info: mmc@2:390b:1", "logical name: wlan0")
             nodes = {"network": res.networks, "wifi": res.networks, "usb": res.usb}.get(kind)
             if nodes is not None and len(nodes) < MAX_NODES:
-                flags = node.group("rest").split()
+                # a catalog's flag ("NON-RÉCLAMÉ": lshw's fr.po " UNCLAIMED") by its msgid
+                flags = [lshw_label(f) or f for f in node.group("rest").split()[:8]]
                 current = LshwNetwork(node.group("node"), "UNCLAIMED" in flags, "DISABLED" in flags)
                 state.other_flags = any(f not in ENGLISH_FLAGS for f in flags)
                 nodes.append(current)
             continue
         found = _FIELD_RE.match(raw)
-        if found and current is not None and found.group("key").strip() not in ORDER:
-            found = None  # "producto:", "ressources:": a translated label, read by its value
+        key = found.group("key").strip() if found else ""
+        if current is not None and key not in ORDER:
+            # a translated label: its msgid when lshw's own catalog has it ("nom logique"),
+            # else read by its value's shape ("producto:", "Bus-Informationen:", below)
+            label = _ANY_FIELD_RE.match(raw)
+            english = lshw_label(label.group("key")) if label and label.group("value") else None
+            found, key = (label, english or "") if english in ORDER else (None, "")
         if found and not headed and current is None and _HEADLESS_RE.match(raw):
             current = LshwNetwork("network")  # "description: Ethernet interface" first
             res.networks.append(current)
@@ -172,7 +179,6 @@ def _parse(text: str) -> tuple[LshwResult, list[ParseWarning]]:
         if current is None or not found:
             unreadable += bool(raw.strip()) and current is not None
             continue
-        key = found.group("key").strip()
         state.seen.add(key)
         last = (key, found.group("value").strip())
         last = last if last[0] in ("configuration", "capabilities") else None

@@ -17,6 +17,7 @@ from .ifconfig_short import short_table_header, short_table_row
 from .ip_brief import brief_row
 from .lazy_pattern import later
 from .netif_model import IpAddress, NetInterface, NetInterfaces
+from .tool_labels import ifconfig_flags
 
 __all__ = [
     "IpAddress",
@@ -402,7 +403,8 @@ def _apply_known_shape(cur: NetInterface, line: str) -> bool:
         return True
     m = _IFC_OLD_FLAGS.match(line)
     if m:
-        cur.flags = m.group(1).split()
+        # a word that is no flag (Ubuntu's Spanish "ACTIVO BUCLE FUNCIONANDO"): none is read
+        cur.flags = ifconfig_flags(m.group(1).split()) or []
         cur.mtu = int(m.group(2))
         return True
     m = _IFC_COUNTS.match(line)

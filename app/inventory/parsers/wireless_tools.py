@@ -17,6 +17,7 @@ import re
 from .common import Parsed, ParseWarning, finish, guarded, is_noise, split_lines
 from .lazy_pattern import later
 from .netif import NetInterface, NetInterfaces
+from .tool_labels import nmcli_state
 
 _IFNAME = r"[A-Za-z0-9_.:@-]{1,15}"
 _IWCONFIG_NONE = later(rf"^({_IFNAME})\s+no wireless extensions\.?\s*$")
@@ -27,7 +28,9 @@ _MAC = later(r"(?i)\b([0-9a-f]{2}(?::[0-9a-f]{2}){5})\b")
 # nmcli's TYPE column and GENERAL.TYPE: the ones that are a NIC's kind, in ip's words
 _NMCLI_KINDS = {"wifi": "ieee802.11", "ethernet": "ether", "802-3-ethernet": "ether"}
 _NMCLI_HEAD = later(r"^\s*DEVICE\s+TYPE\s+STATE\b")
-_NMCLI_ROW = later(rf"^\s*({_IFNAME})\s+([a-z0-9-]+)\s+(\S+(?:\s\([^)]*\))?)")
+# the state is read from the rest of the row by tool_labels.nmcli_state(): under another locale
+# it is a translation of one word or several ("nicht verfügbar", "connecté (en externe)")
+_NMCLI_ROW = later(rf"^\s*({_IFNAME})\s+([a-z0-9-]+)\s+(\S.*)$")
 _NMCLI_KV = later(r"^\s*GENERAL\.(DEVICE|TYPE|HWADDR|STATE):\s*(.*?)\s*$")
 
 
@@ -162,9 +165,13 @@ def _parse_nmcli_show(lines: list[str], text: str) -> Parsed[NetInterfaces]:
 
 def _nmcli_interface(name: str, kind: str, state: str) -> NetInterface:
     netif = NetInterface(name=name, link_type=_NMCLI_KINDS.get(kind.lower(), kind.lower()))
-    # "connected" / "100 (connected)": NetworkManager has the link up and configured; any
-    # other state ("unavailable", "disconnected", "unmanaged") says nothing sure of the cable
-    if re.fullmatch(r"(?:\d+\s*\()?connected\)?", state.strip().lower()):
+    # "connected" / "100 (connected)" (GENERAL.STATE), in any language NetworkManager's
+    # catalogs translate it to ("verbunden", "connecté"): NetworkManager has the link up and
+    # configured; any other state ("unavailable", "disconnected", "unmanaged") says nothing
+    # sure of the cable
+    number = re.fullmatch(r"\d{1,3}\s*\((.{1,100})\)", state.strip())
+    english = nmcli_state(number.group(1) if number else state)
+    if english in ("connected", "connected (externally)"):
         netif.operstate = "UP"
         netif.flags = ["UP", "LOWER_UP"]
     return netif
