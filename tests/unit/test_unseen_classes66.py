@@ -1,0 +1,57 @@
+"""Classes that the sixty-sixth unseen set (old kernels, 2.6.x to early 4.x, and their message
+formats; tests/captures/corpus/old66_*) showed misread. Every output here is one of the corpus'
+bundles (named beside it, with its SOURCE.md); the corpus test checks whole bundles."""
+
+from __future__ import annotations
+
+from sbctune.advice.inspect import inspect_bundle
+from sbctune.inventory.parsers.dmesg_wrappers import after_prompt
+from sbctune.inventory.parsers.system import parse_proc_version
+from tests.corpus_support import CORPUS, corpus_line
+
+_SABREAUTO = "old66_sabreauto_imx6q_nxp353253_fec_3_0_phy_driver_line_prompt_glued_busybox_ifconfig"
+_NEXUS9 = "old66_nexus9_nethunter1129_3_4_s5p_ehci_realtek_2357_010c_no_driver_line"
+
+# --- an older kernel's line with no clock and no device, glued to a console's prompt ----------
+
+
+def test_old_format_line_behind_a_prompt_names_its_nic() -> None:
+    """3.0's fec printed "%s: Freescale FEC PHY driver [%s] (mii_bus:phy_addr=%s, irq=%d)"
+    (drivers/net/fec.c fec_enet_mii_probe(), old_formats.json) with neither clock nor device;
+    the console put it behind the shell's prompt. The board's own MAC is eth0 on fec."""
+    line = corpus_line(_SABREAUTO, "Freescale FEC", "000-dmesg.txt")
+    assert line.startswith("root@sabreauto_6q:/ # eth0: Freescale FEC PHY driver")
+    nics = inspect_bundle(CORPUS / _SABREAUTO).nics
+    assert [(n.name, n.driver, n.bus, n.builtin) for n in nics] == [
+        ("eth0", "fec", "platform", True)
+    ]
+
+
+def test_a_typed_command_behind_a_prompt_stays_noise() -> None:
+    """What a user typed after a prompt is no kernel format: it is not read as a kernel line."""
+    assert after_prompt("root@sabreauto_6q:/ # ifconfig eth0 up") is None
+    assert after_prompt("root@host:~# eth0: hello world") is None
+    glued = "root@sabreauto_6q:/ # eth0: Freescale FEC PHY driver [Generic PHY] (mii_bus:phy_addr=1:01, irq=-1)"
+    assert (after_prompt(glued) or "").startswith("eth0: Freescale FEC PHY driver")
+
+
+# --- /proc/version: the kernel's banner names the release ------------------------------------
+
+
+def test_proc_version_gives_the_kernel() -> None:
+    """`cat /proc/version` prints linux_proc_banner (fs/proc/version.c version_proc_show()):
+    "Linux version 3.4.67-00092-g7b02438 (root@kali) (gcc version 4.7 (GCC) ) #1 SMP ...";
+    its third word is the release a reader states."""
+    assert inspect_bundle(CORPUS / _NEXUS9).board.kernel == "3.4.67-00092-g7b02438"
+    parsed, warnings = parse_proc_version(
+        "Linux version 6.1.0-28-arm64 (debian-kernel@lists."
+        "debian.org) (gcc-12 (Debian 12.2.0-14) 12.2.0, GNU ld "
+        "(GNU Binutils for Debian) 2.40) #1 SMP Debian 6.1.119-1"
+    )
+    assert (parsed.kernel_release, warnings) == ("6.1.0-28-arm64", [])
+    assert parsed.kernel_version == "#1 SMP Debian 6.1.119-1"
+
+
+def test_proc_version_of_another_text_reads_nothing() -> None:
+    parsed, warnings = parse_proc_version("cat: /proc/version: No such file or directory\n")
+    assert parsed.kernel_release is None and warnings
