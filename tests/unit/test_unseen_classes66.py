@@ -5,6 +5,7 @@ bundles (named beside it, with its SOURCE.md); the corpus test checks whole bund
 from __future__ import annotations
 
 from sbctune.advice.inspect import inspect_bundle
+from sbctune.catalog.vendor_formats import vendor_function_line
 from sbctune.inventory.parsers.dmesg_wrappers import after_prompt
 from sbctune.inventory.parsers.system import parse_proc_version
 from tests.corpus_support import CORPUS, corpus_line
@@ -31,7 +32,10 @@ def test_a_typed_command_behind_a_prompt_stays_noise() -> None:
     """What a user typed after a prompt is no kernel format: it is not read as a kernel line."""
     assert after_prompt("root@sabreauto_6q:/ # ifconfig eth0 up") is None
     assert after_prompt("root@host:~# eth0: hello world") is None
-    glued = "root@sabreauto_6q:/ # eth0: Freescale FEC PHY driver [Generic PHY] (mii_bus:phy_addr=1:01, irq=-1)"
+    glued = (
+        "root@sabreauto_6q:/ # eth0: Freescale FEC PHY driver [Generic PHY] "
+        "(mii_bus:phy_addr=1:01, irq=-1)"
+    )
     assert (after_prompt(glued) or "").startswith("eth0: Freescale FEC PHY driver")
 
 
@@ -55,3 +59,27 @@ def test_proc_version_gives_the_kernel() -> None:
 def test_proc_version_of_another_text_reads_nothing() -> None:
     parsed, warnings = parse_proc_version("cat: /proc/version: No such file or directory\n")
     assert parsed.kernel_release is None and warnings
+
+
+# --- an out-of-tree driver's line that begins with its own name (CARDNAME) --------------------
+
+_CUBIEBOARD = "old66_cubieboard_sunxi183_sunxi_emac_3_4_kmsg_priority_no_device"
+
+
+def test_driver_named_by_its_own_first_word_is_a_nic() -> None:
+    """sunxi-3.4's sunxi_emac prints pr_info("%s Using mii phy on Port%c\\n", CARDNAME, ...)
+    (sunxi_emac.c sunxi_emac_init(), CARDNAME "sunxi_emac"; vendor_formats.json's "prefix"
+    row): no device, no interface, yet the line is that driver's, the A10/A20's own MAC."""
+    line = corpus_line(_CUBIEBOARD, "sunxi_emac", "000-dmesg.txt")
+    assert line == "<6>sunxi_emac Using mii phy on PortA"
+    nics = inspect_bundle(CORPUS / _CUBIEBOARD).nics
+    assert [(n.driver, n.bus, n.builtin) for n in nics] == [("sunxi_emac", "platform", True)]
+
+
+def test_another_word_before_the_format_is_not_that_driver() -> None:
+    """Only the row's own word reads: another driver's name before the same words is no line
+    of sunxi_emac, and a line of other words after "sunxi_emac" is none of its formats."""
+    assert vendor_function_line("sunxi_gmac Using mii phy on PortA") is None
+    assert vendor_function_line("sunxi_emac Using MAC from SID: 02:92:02:02:73:ae") is None
+    found = vendor_function_line("sunxi_emac Using mii phy on PortH")
+    assert found is not None and found[0].driver == "sunxi_emac" and found[1] == {"port": "H"}
