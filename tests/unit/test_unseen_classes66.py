@@ -8,6 +8,8 @@ from sbctune.advice.inspect import inspect_bundle
 from sbctune.catalog.vendor_formats import vendor_function_line
 from sbctune.inventory.parsers.dmesg_wrappers import after_prompt
 from sbctune.inventory.parsers.system import parse_proc_version
+from sbctune.inventory.sightings import Sighting
+from sbctune.inventory.usb_replug_ties import replugged_usb_ties
 from tests.corpus_support import CORPUS, corpus_line
 
 _SABREAUTO = "old66_sabreauto_imx6q_nxp353253_fec_3_0_phy_driver_line_prompt_glued_busybox_ifconfig"
@@ -83,3 +85,35 @@ def test_another_word_before_the_format_is_not_that_driver() -> None:
     assert vendor_function_line("sunxi_emac Using MAC from SID: 02:92:02:02:73:ae") is None
     found = vendor_function_line("sunxi_emac Using mii phy on PortH")
     assert found is not None and found[0].driver == "sunxi_emac" and found[1] == {"port": "H"}
+
+
+# --- a USB device listed under a newer number than the log enumerated it at -----------------
+
+
+def test_replugged_usb_device_is_one_nic() -> None:
+    """The log enumerated the TL-WN722N v2 at port 1-1 as "device number 3"; lsusb, run after
+    it was plugged in again, lists it as "Bus 001 Device 004: ID 2357:010c": hub.c gives a
+    device a new number each time it enumerates, so one stick, one NIC."""
+    assert "Bus 001 Device 004: ID 2357:010c" in corpus_line(_NEXUS9, "2357:010c", "002-lsusb.txt")
+    nics = inspect_bundle(CORPUS / _NEXUS9).nics
+    assert [(n.ids, n.bus_path, n.usb_speed_mbps) for n in nics] == [("2357:010c", "1-1", 480)]
+
+
+def test_a_listed_number_the_log_gave_another_device_is_not_tied() -> None:
+    """The listed number was the log's number of another device: two devices, no tie; IDs two
+    listed devices share give none either."""
+    log = Sighting([("usb", "1-1"), ("usbdev", "1:3")])
+    log.add("ids", "2357:010c", "dmesg", "usb 1-1: New USB device found")
+    other = Sighting([("usb", "1-2"), ("usbdev", "1:4")])
+    listed = Sighting([("usbdev", "1:4")])
+    listed.add("ids", "2357:010c", "lsusb", "Bus 001 Device 004: ID 2357:010c")
+    assert replugged_usb_ties([log, other, listed]) == []
+    twin = Sighting([("usbdev", "1:5")])
+    twin.add("ids", "2357:010c", "lsusb", "Bus 001 Device 005: ID 2357:010c")
+    assert replugged_usb_ties([log, listed, twin]) == []
+    on_bus_2 = Sighting([("usbdev", "2:4")])
+    on_bus_2.add("ids", "2357:010c", "lsusb", "Bus 002 Device 004: ID 2357:010c")
+    assert replugged_usb_ties([log, on_bus_2]) == []
+    assert [t.keys for t in replugged_usb_ties([log, listed])] == [
+        [("usbdev", "1:4"), ("usb", "1-1")]
+    ]
