@@ -38,11 +38,11 @@ def replugged_usb_ties(found: list[Sighting]) -> list[Sighting]:
             listed.setdefault(ids, set()).update(numbers)
     taken = {n for numbers in numbered.values() for n in numbers}
     ties: list[Sighting] = []
-    for ids, numbers in listed.items():
-        ports = ported.get(ids, set())
-        if len(numbers) != 1 or len(ports) != 1:
+    for ids, listed_as in listed.items():
+        at = ported.get(ids, set())
+        if len(listed_as) != 1 or len(at) != 1:
             continue
-        number, port = next(iter(numbers)), next(iter(ports))
+        number, port = next(iter(listed_as)), next(iter(at))
         if number in taken or number.split(":")[0] != port.split("-")[0]:
             continue
         keys: list[Key] = [("usbdev", number), ("usb", port)]
