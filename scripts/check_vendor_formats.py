@@ -73,6 +73,8 @@ def problems(row: dict[str, object]) -> list[str]:
     said = call_format(call)
     if row.get("function"):  # printf("%s: ...", __FUNCTION__): the format after the name
         said = said.removeprefix("%s: ") if said.startswith("%s: ") else f"(no %s: ) {said}"
+    elif row.get("prefix"):  # pr_info("%s ...", CARDNAME): the format after the driver's word
+        said = said.removeprefix("%s ") if said.startswith("%s ") else f"(no %s ) {said}"
     if said != row.get("format"):
         found.append(f"format {row.get('format')!r} is not the call's {said!r}")
     level = _via(row, call) or call_level(call)

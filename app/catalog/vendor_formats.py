@@ -39,6 +39,9 @@ class VendorFormat:
     chip: str | None = None  # "NRC{chip_id}": the chip's name, over the line's fields
     function: str | None = None  # the printing function the line begins with ("%s: ", __func__)
     firmware_missing: str | None = None  # the field holding a firmware file it could not open
+    # the driver's own word its call prints first by a leading "%s " (sunxi-3.4's CARDNAME
+    # "sunxi_emac": "sunxi_emac Using mii phy on PortA"), read as a function's name is
+    prefix: str | None = None
 
     @property
     def complaint(self) -> bool:
@@ -83,6 +86,7 @@ def vendor_formats() -> tuple[VendorFormat, ...]:
                     str(row["chip"]) if row.get("chip") else None,
                     str(row["function"]) if row.get("function") else None,
                     str(row["firmware_missing"]) if row.get("firmware_missing") else None,
+                    str(row["prefix"]) if row.get("prefix") else None,
                 )
             )  # fmt: skip
         return tuple(found)
@@ -95,7 +99,7 @@ def vendor_line(driver: str | None, text: str) -> tuple[VendorFormat, dict[str, 
     if not driver or len(text) > 400:
         return None
     for row in vendor_formats():
-        if row.function is not None or row.driver != driver or row.needle not in text:
+        if row.function or row.prefix or row.driver != driver or row.needle not in text:
             continue
         if m := row.regex.search(text):
             return row, {k: v for k, v in m.groupdict().items() if v is not None}
@@ -108,6 +112,8 @@ def _by_function() -> dict[str, tuple[VendorFormat, ...]]:
     for row in vendor_formats():
         if row.function is not None:
             rows.setdefault(row.function, []).append(row)
+        elif row.prefix is not None:
+            rows.setdefault(row.prefix, []).append(row)
     return {name: tuple(found) for name, found in rows.items()}
 
 
@@ -115,11 +121,17 @@ def vendor_function_line(msg: str) -> tuple[VendorFormat, dict[str, str]] | None
     """The function-keyed row that printed this device-less line ("dhd_conf_set_hw_oob_intr:
     Enable HW OOB for 43362"), with its fields, or None: the line must begin with the row's
     function and a colon, and its rest be the row's format."""
-    head, sep, rest = msg.partition(": ")
-    if not sep or len(msg) > 400 or " " in head:
+    if len(msg) > 400:
         return None
-    for row in _by_function().get(head, ()):
-        if row.needle in rest and (m := row.regex.search(rest)):
+    head, sep, rest = msg.partition(": ")
+    if sep and " " not in head:
+        for row in _by_function().get(head, ()):
+            if row.function and row.needle in rest and (m := row.regex.search(rest)):
+                return row, {k: v for k, v in m.groupdict().items() if v is not None}
+    # "sunxi_emac Using mii phy on PortA": the driver's own word, a space, its format
+    head, sep, rest = msg.partition(" ")
+    for row in _by_function().get(head, ()) if sep else ():
+        if row.prefix and row.needle in rest and (m := row.regex.match(rest)):
             return row, {k: v for k, v in m.groupdict().items() if v is not None}
     return None
 

@@ -77,6 +77,8 @@ def on_vendor_function(event: DmesgEvent) -> Sighting | None:
         sighting.add("wireless", True, _SRC, why, event.line)
     if row.bus:
         sighting.add("bus", row.bus, _SRC, why, event.line)
+    if row.prefix:  # the line begins with the driver's own name (CARDNAME): its driver
+        sighting.add("driver", row.driver, _SRC, why, event.line)
     sighting.add("chip_text", row.chip_of(event.fields), _SRC, why, event.line)
     if row.firmware_missing and (wanted := event.fields.get(row.firmware_missing)):
         # the driver could not open the file: missing firmware, and the chip its name is for

@@ -30,6 +30,7 @@ from sbctune.inventory.sightings import (
 )
 from sbctune.inventory.switch_ports import ELSEWHERE, conduit_of
 from sbctune.inventory.trace_watch import tie_listed_traces
+from sbctune.inventory.usb_replug_ties import replugged_usb_ties
 from sbctune.inventory.usbnet_info import usbnet_description
 
 _MAC = re.compile(r"^[0-9a-f]{2}(?::[0-9a-f]{2}){5}$")
@@ -490,4 +491,5 @@ def all_sightings(parsed: Parsed, dmesg: list[Sighting]) -> list[Sighting]:
     names = [k[1] for s in found for k in s.keys if k[0] == "if"]
     found += list(from_mac_names(sorted(set(names))))
     found += ids_ties(found)  # bcmdhd's GET_REVINFO IDs beside lspci's device with them
+    found += replugged_usb_ties(found)  # lsusb's Device 004, the log's "number 3", one stick
     return found

@@ -255,7 +255,26 @@ def _merge_udevadm(parsed: Parsed, result: UdevWalk, text: str) -> None:
     _merge_lsusb(parsed, result.lsusb, text)
 
 
+def _merge_uname(parsed: Parsed, result: Uname, text: str) -> None:
+    """`uname -a` and /proc/version of one system: the first one's fields, the other's where it
+    has none (/proc/version names no host or machine)."""
+    if parsed.uname is None:
+        parsed.uname = result
+        return
+    for name in (
+        "kernel_name",
+        "hostname",
+        "kernel_release",
+        "kernel_version",
+        "machine",
+        "operating_system",
+    ):
+        if getattr(parsed.uname, name) is None:
+            setattr(parsed.uname, name, getattr(result, name))
+
+
 _MERGE: dict[str, Callable[[Parsed, Any, str], None]] = {
+    "uname": _merge_uname,
     "udevadm": _merge_udevadm,
     "lshw": _merge_lshw,
     "lsusb": _merge_lsusb,

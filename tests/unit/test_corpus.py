@@ -444,6 +444,17 @@ KNOWN_GAPS: dict[str, str] = {
         "usb.ids names 248a:8366 'Wireless Optical Mouse ACT-MUSW-002': the word 'wireless' "
         "makes a USB NIC of a mouse; telling input devices by their names would be a word list"
     ),
+    # old66 (sixty-sixth unseen set), left with reasons in tests/captures/corpus/README.md
+    "old66_colibri_pxa320_infradead_2009_ax88796_kmsg_mac_bogus_quoted_mail": (
+        "the 2009 log is quoted two levels deep in a reply ('>  > ') and its ax88796 line reads "
+        "'ax88796 ax88796.): 16bit, ...' as archived: neither a quoted mail's markers nor a "
+        "device name cut to '.)' is read, and guessing 'ax88796.0' would invent a name"
+    ),
+    "old66_pi_rpifw98_smsc95xx_register_index_ifplugd_link_beat_lost_syslog": (
+        "ifplugd's own syslog line 'ifplugd(eth0)[1395]: Link beat lost.' (Raspbian wheezy's "
+        "link watcher) is no format of daemon_lines.json, which is generated from systemd's and "
+        "NetworkManager's source only; ifplugd's source (Debian's ifplugd 0.28) is not fetched"
+    ),
 }
 
 

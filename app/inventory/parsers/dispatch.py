@@ -121,6 +121,7 @@ PARSERS: dict[str, Spec[Any]] = {
     "nmcli device": Spec(wireless_tools.parse_nmcli_device, netif.NetInterfaces, "netifs"),
     "nmcli": Spec(nmcli_overview.parse_nmcli_overview, netif.NetInterfaces, "netifs"),
     "uname -a": Spec(system.parse_uname, system.Uname, "uname"),
+    "/proc/version": Spec(system.parse_proc_version, system.Uname, "uname"),
     "lsmod": Spec(lsmod.parse_lsmod, lsmod.LoadedModules, "modules"),
     "/proc/modules": Spec(lsmod.parse_proc_modules, lsmod.LoadedModules, "modules"),
     "vcgencmd get_throttled": Spec(vcgencmd.parse_get_throttled, vcgencmd.Throttled, "throttled"),

@@ -115,7 +115,8 @@ def classify(msg: str) -> tuple[str, dict[str, str]] | None:
     # function's name, by its row of vendor_formats.json (the function is the driver's own)
     if vendor := vendor_function_line(msg):
         row, fields = vendor
-        return "vendor_function", {**fields, "function": row.function or "", "format": row.format}
+        name = row.function or row.prefix or ""
+        return "vendor_function", {**fields, "function": name, "format": row.format}
     # "[dhd] [wlan0] dhd_open : Exit ret=0", "dhdsdio_write_vars: ...": Broadcom's bcmdhd,
     # known by its own prefix or its function name spaces (catalog/bcmdhd_lines.py)
     if msg[:1] in _BCMDHD_FIRST and (dhd := bcmdhd_line(msg)) is not None:

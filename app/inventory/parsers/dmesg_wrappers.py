@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import re
 
+from sbctune.catalog.old_formats import old_format_line
+
 from .boot_firmware_lines import boot_firmware_line
 from .common import is_noise
 from .dmesg_heads import KERNEL_TAG_RE as _KERNEL_TAG_RE
@@ -179,7 +181,13 @@ def after_prompt(stripped: str) -> str | None:
     rest = _GARBLED_RE.sub("", stripped[head.end() :], count=1)
     if rest[:1] == "[" and TS_RE.match(rest):
         return rest
-    return rest if SHAPE_RE.match(rest) else None
+    if SHAPE_RE.match(rest):
+        return rest
+    # an older kernel's line with neither clock nor device, whose message is one of that
+    # kernel's own formats (old_formats.json: 3.0's fec "eth0: Freescale FEC PHY driver
+    # [Generic PHY] (mii_bus:phy_addr=1:01, irq=-1)" behind "root@sabreauto_6q:/ # "); a typed
+    # command is none of them
+    return rest if old_format_line(rest) is not None else None
 
 
 # getty's prompt on a serial console (util-linux agetty do_prompt(): "%h login: "): the kernel

@@ -190,6 +190,31 @@ def _parse_uname(text: str) -> Parsed[Uname]:
     return res, finish("uname -a", text, 1, len(lines) - 1)
 
 
+def parse_proc_version(text: str) -> Parsed[Uname]:
+    """``/proc/version``: the kernel's banner, ``Linux version 3.4.67-... (root@kali) (gcc
+    version 4.7 (GCC) ) #1 SMP PREEMPT ...``; fs/proc/version.c version_proc_show() prints
+    linux_proc_banner "%s version %s (...@...) (...) %s" with utsname's sysname, release and
+    version (init/version.c, 2.6 to 6.12), so the release is the third word."""
+    return guarded("/proc/version", _parse_proc_version, text, Uname)
+
+
+def _parse_proc_version(text: str) -> Parsed[Uname]:
+    lines = [ln for ln in split_lines(text) if not is_noise(ln) and ln.strip()]
+    res = Uname()
+    m = _PROC_VERSION_RE.match(lines[0].strip()) if lines else None
+    if m is None:
+        return res, finish("/proc/version", text, 0, len(lines))
+    res.kernel_name, res.kernel_release = m.group("name"), m.group("release")
+    # the version (utsname's, "#1 SMP PREEMPT ...") follows the compiler's parenthesis
+    res.kernel_version = m.group("version")
+    return res, finish("/proc/version", text, 1, len(lines) - 1)
+
+
+_PROC_VERSION_RE = re.compile(
+    r"^(?P<name>Linux) version (?P<release>[\w.+~-]{1,64}) \(.{0,400}?\) (?P<version>#\d.{0,200})?$"
+)
+
+
 def parse_uname_fields(fields: str, text: str) -> Parsed[Uname]:
     """``uname -r -m``, ``uname -mr``, ``uname -r``: the fields ``fields`` names ("rm"), one
     word each in uname.c's order; the kernel version (-v) holds spaces, so it is the words left
