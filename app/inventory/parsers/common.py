@@ -29,9 +29,10 @@ class ParseWarning:
 Parsed = tuple[T, list[ParseWarning]]
 
 # "user@host ~ $ cmd", "lbox:~# cmd", "$ cmd"; "~$ cmd", "~/src# cmd": bash's PS1 "\w\$ " (the
-# working directory alone, under the home directory), corpus/regr54_opi3b_dietpi_7490_*
+# working directory alone, under the home directory), corpus/regr54_opi3b_dietpi_7490_*; also
+# behind a forum's or mail's quote marks ("> pi@raspberrypi:~ $ lsmod", corpus/spi63_pizerow_*)
 _PROMPT_RE = re.compile(
-    r"^(?:\S+@\S+(?:\s+\S+)?\s*[$#]|\S*:~\S*\s*[$#]|~(?:/[\w.-]*)*\s*[$#]|[$#])\s+\S"
+    r"^(?:>\s*)*(?:\S+@\S+(?:\s+\S+)?\s*[$#]|\S*:~\S*\s*[$#]|~(?:/[\w.-]*)*\s*[$#]|[$#])\s+\S"
 )
 # ``` and ~~~ fences; ''' alone on its line (a fence typed with quotes, corpus/x86_rtl8192cu_*)
 _FENCE_RE = re.compile(r"^\s*(?:```|~~~|'''\s*$)")
