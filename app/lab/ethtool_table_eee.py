@@ -8,6 +8,7 @@ from typing import Any
 
 from sbctune.tuning import driver_caps
 from sbctune.tuning.driver_caps import DriverCaps
+from sbctune.tuning.driver_caps_series import release_holds
 
 
 def phy_branch_known(value: dict[str, Any], eee: dict[str, Any]) -> bool:
@@ -117,7 +118,9 @@ def eee_modes(eee: dict[str, Any], caps: DriverCaps) -> None:
     held = {s: f["value"] for f in driver_caps.table()["hand"].get(caps.driver, [])
             if f["fact"] == "eee_modes" for s in f["kernels"] if s in caps.series}  # fmt: skip
     values = list(held.values())
-    if values and set(held) == set(caps.series) and all(v == values[0] for v in values):
+    if "eee_modes" in caps.dated:  # its release says it holds (r8169's 6.1 modes until 6.9)
+        eee["supported"] = list(caps.facts["eee_modes"]["supported"])
+    elif values and set(held) == set(caps.series) and all(v == values[0] for v in values):
         eee["supported"] = list(values[0]["supported"])
     rules = dict(caps.facts.get("eee_set_rules", {}))
     if rules:
@@ -203,6 +206,16 @@ def advertise_rule(caps: DriverCaps) -> str | None:
     return str(values.pop()) if len(values) == 1 and None not in rules else None
 
 
+def _dated_out(hand: list[dict[str, Any]], series: str, kernel: str) -> bool:
+    """Whether the series' eee_modes fact has a release range ("until"/"since") that leaves the
+    running kernel out (r8169's 6.1 modes until 6.9, b63584c86edb: not on 6.18; audit 37)."""
+    return any(
+        f["fact"] == "eee_modes" and series in f["kernels"]
+        and (f.get("since") or f.get("until")) and release_holds(f, kernel or None) is False
+        for f in hand
+    )  # fmt: skip
+
+
 def eee_within_link_modes(state: dict[str, Any], driver: str, chip: str, kernel: str) -> None:
     """The EEE modes a phylib driver shows, kept to the interface's own link modes where the
     kernel does so (6.12: genphy_c45_read_eee_cap1 ANDs the PHY's EEE register with its link
@@ -222,6 +235,8 @@ def eee_within_link_modes(state: dict[str, Any], driver: str, chip: str, kernel:
     modes = set(link["supported"])
     answers = []
     for series in caps.series:
+        if series in held and _dated_out(hand, series, kernel):
+            continue  # dated: the running kernel is on the other series' side of the change
         if series in held:
             answers.append(held[series])
         elif series in phylib and driver_caps.kernel_fact(
