@@ -1,0 +1,68 @@
+"""Audit 37 (resources/tuning/driver_caps_audit37.md): kernels between the series the table is
+read from (Raspberry Pi OS bookworm's 6.6, Ubuntu 24.04's 6.8) and after them (Raspberry Pi OS's
+6.18), for facts that differ between 6.1 and 6.12.
+
+Rows 1-3, r8169's EEE: 6.1 shows Tx LPI "disabled" and only 100/1000baseT (phy_ethtool_get_eee
+reads MDIO_PCS_EEE_ABLE alone); 6.12 shows the driver's Tx LPI timer and, on an RTL8125,
+2500baseT/Full. The three changes all came in 6.9's merge ("[GIT PULL] Networking for v6.9"):
+031a239c2209 "r8169: switch to new function phy_support_eee", 9c5013972726 "r8169: add support
+for returning tx_lpi_timer in ethtool get_eee", b63584c86edb "net: phy: c45: add and use
+genphy_c45_read_eee_cap2". The lab gave a 6.6 or 6.8 kernel 6.12's answers; now each fact is
+dated and those kernels show 6.1's, 6.18 shows 6.12's.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.fake_ethtool_support import ethtool, lab_state
+
+pytestmark = pytest.mark.posix_only("the lab's fake ethtool locks its state with fcntl")
+
+BETWEEN = ("6.6.51+rpt-rpi-2712", "6.8.0-1013-raspi")  # Raspberry Pi OS bookworm, Ubuntu 24.04
+AFTER = "6.18.3+rpt-rpi-v8"  # Raspberry Pi OS today
+
+
+def _eee(tmp_path: Path, chip: str, kernel: str) -> str:
+    state = lab_state(tmp_path, "r8169", chip, kernel, speed=1000)
+    return ethtool(state, "--show-eee", "eth0")[0]
+
+
+def _line(text: str, key: str) -> str:
+    return next(line.strip() for line in text.splitlines() if line.strip().startswith(key))
+
+
+def _supported(text: str) -> list[str]:
+    """The modes under 'Supported EEE link modes:', one a line."""
+    lines = text.splitlines()
+    start = next(i for i, line in enumerate(lines) if "Supported EEE link modes:" in line)
+    modes = [lines[start].split(":", 1)[1].strip()]
+    for line in lines[start + 1 :]:
+        if ":" in line:
+            break
+        modes.append(line.strip())
+    return [m for m in modes if m]
+
+
+@pytest.mark.parametrize("kernel", BETWEEN)
+@pytest.mark.parametrize("chip", ["RTL8125B", "RTL8168h"])
+def test_row1_2_tx_lpi_is_disabled_before_6_9(tmp_path: Path, chip: str, kernel: str) -> None:
+    # before 031a239c2209 / 9c5013972726 (6.9) nothing sets tx_lpi_enabled or tx_lpi_timer
+    assert _line(_eee(tmp_path, chip, kernel), "Tx LPI:") == "Tx LPI: disabled"
+
+
+def test_row1_2_tx_lpi_timer_from_6_9_on(tmp_path: Path) -> None:
+    # 6.18: phy_support_eee's Tx LPI and the driver's MTU + 46 bytes at 1 Gbit/s: 12 us
+    assert _line(_eee(tmp_path, "RTL8125B", AFTER), "Tx LPI:") == "Tx LPI: 12 (us)"
+
+
+@pytest.mark.parametrize("kernel", BETWEEN)
+def test_row3_rtl8125_shows_no_2500_eee_mode_before_6_9(tmp_path: Path, kernel: str) -> None:
+    # genphy_c45_read_eee_cap2 (b63584c86edb, 6.9) first reads MDIO_PCS_EEE_ABLE2
+    assert _supported(_eee(tmp_path, "RTL8125B", kernel)) == ["100baseT/Full", "1000baseT/Full"]
+
+
+def test_row3_rtl8125_shows_2500_from_6_9_on(tmp_path: Path) -> None:
+    assert "2500baseT/Full" in _supported(_eee(tmp_path, "RTL8125B", AFTER))
