@@ -19,9 +19,11 @@ table answers as the oldest (5.15 as 6.1: both the MSI chip's callback and the E
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from sbctune.inventory.parsers.procfs import parse_interrupts
 from sbctune.tuning import driver_caps
+from sbctune.tuning.driver_caps_series import release_holds
 
 _VERSION = re.compile(r"(\d+)\.(\d+)")
 DEFAULT = "EINVAL"
@@ -48,9 +50,11 @@ def series_of(kernel: str | None) -> str | None:
 def refusal(chip: str | None, kernel: str | None) -> str:
     """The errno name a write to an interrupt of `chip` gets under `kernel`."""
     series = series_of(kernel)
-    if series is None or not chip:
+    if not chip:
         return DEFAULT
     facts = driver_caps.table()["hand"].get("_kernel", [])
+    if series is None:
+        return _between(facts, chip.strip(), kernel)
     mine = [f for f in facts if f["fact"] == "irqchip_without_affinity"
             and f.get("shown_as") == chip.strip() and series in f["kernels"]]  # fmt: skip
     if not mine:
@@ -60,6 +64,25 @@ def refusal(chip: str | None, kernel: str | None) -> str:
     core = [f["value"] for f in facts
             if f["fact"] == "irq_affinity_refusal_errno" and series in f["kernels"]]  # fmt: skip
     return str(core[0]) if core else DEFAULT
+
+
+def _between(facts: list[dict[str, Any]], chip: str, kernel: str | None) -> str:
+    """A kernel between or after the table's series (6.6, 6.8, 6.18): a chip that every series
+    lists without an errno of its own (the Pi 1-3's armctrl_chip) is refused by
+    write_irq_affinity itself, whose errno the core fact's release range dates (EIO until 6.12,
+    eb29369fa543; audit 37 row 7). Anything else (the Pi 4's MSI chip, whose change is not
+    dated) or an undated kernel: DEFAULT."""
+    known = {str(k) for k in driver_caps.table()["kernels"]}
+    mine = [f for f in facts
+            if f["fact"] == "irqchip_without_affinity" and f.get("shown_as") == chip]  # fmt: skip
+    if not mine or any(f.get("errno") for f in mine):
+        return DEFAULT
+    if not known <= {str(s) for f in mine for s in f["kernels"]}:
+        return DEFAULT
+    dated = [str(f["value"]) for f in facts
+             if f["fact"] == "irq_affinity_refusal_errno" and (f.get("since") or f.get("until"))
+             and release_holds(f, kernel) is True]  # fmt: skip
+    return dated[0] if len(dated) == 1 else DEFAULT
 
 
 def refusals(interrupts_text: str | None, refused: list[int], kernel: str | None) -> dict[str, str]:

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from sbctune.lab import irq_refusal
 from tests.fake_ethtool_support import ethtool, lab_state
 
 pytestmark = pytest.mark.posix_only("the lab's fake ethtool locks its state with fcntl")
@@ -66,3 +67,23 @@ def test_row3_rtl8125_shows_no_2500_eee_mode_before_6_9(tmp_path: Path, kernel: 
 
 def test_row3_rtl8125_shows_2500_from_6_9_on(tmp_path: Path) -> None:
     assert "2500baseT/Full" in _supported(_eee(tmp_path, "RTL8125B", AFTER))
+
+
+PI3_INTERRUPTS = (
+    Path(__file__).resolve().parents[1] / "captures" / "proc_interrupts"
+) / "pi3bplus_netdev_lan78xx_2019.txt"
+
+
+@pytest.mark.parametrize(
+    ("kernel", "shown"),
+    [
+        ("6.6.51+rpt-rpi-v7", "EIO"),  # Raspberry Pi OS bookworm on a Pi 3 B+
+        ("6.8.0-1013-raspi", "EIO"),  # Ubuntu 24.04
+        ("6.18.3+rpt-rpi-v7", "EPERM"),  # Raspberry Pi OS today
+    ],
+)
+def test_row7_a_pi3_irq_write_fails_with_the_kernels_errno(kernel: str, shown: str) -> None:
+    # kernel/irq/proc.c write_irq_affinity: -EIO until eb29369fa543 (6.12), -EPERM since, for
+    # armctrl_chip (no irq_set_affinity, every series). Before: EINVAL, which no kernel gives
+    text = PI3_INTERRUPTS.read_text(encoding="utf-8")
+    assert irq_refusal.refusals(text, [41], kernel) == {"41": shown}
