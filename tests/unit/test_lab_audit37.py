@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from sbctune.lab import irq_refusal
-from tests.fake_ethtool_support import ethtool, lab_state
+from tests.fake_ethtool_support import ethtool, lab_state, root
 
 pytestmark = pytest.mark.posix_only("the lab's fake ethtool locks its state with fcntl")
 
@@ -87,3 +87,22 @@ def test_row7_a_pi3_irq_write_fails_with_the_kernels_errno(kernel: str, shown: s
     # armctrl_chip (no irq_set_affinity, every series). Before: EINVAL, which no kernel gives
     text = PI3_INTERRUPTS.read_text(encoding="utf-8")
     assert irq_refusal.refusals(text, [41], kernel) == {"41": shown}
+
+
+@root
+@pytest.mark.parametrize(
+    ("kernel", "uso"),
+    [
+        ("6.6.51+rpt-rpi-2712", "tx-udp-segmentation: on"),  # before 2b2bc3bab158 (6.11)
+        (AFTER, "tx-udp-segmentation: off [requested on]"),  # netdev_fix_features drops it
+    ],
+)
+def test_row4_igb_uso_follows_the_tx_checksum_from_6_11(
+    tmp_path: Path, kernel: str, uso: str
+) -> None:
+    # net/core/dev.c netdev_fix_features: USO needs a generic TX checksum or both the IPv4 and
+    # IPv6 ones from 2b2bc3bab158 "net: Make USO depend on CSUM offload" (6.11) on; 6.18 took
+    # 6.1's rules before (driver_caps.kernel_fact returned the first series' fact)
+    state = lab_state(tmp_path, "igb", "I350", kernel)
+    assert ethtool(state, "-K", "eth0", "tx-checksum-ip-generic", "off")[2] == 0
+    assert uso in ethtool(state, "-k", "eth0")[0].splitlines()
