@@ -143,7 +143,13 @@ def eee_follows_link(caps: DriverCaps) -> bool:
     return all(needs.get(s, False) for s in caps.series)
 
 
-def hold_eee(state: dict[str, Any], caps: DriverCaps, chip: str, speed_mbps: float | None) -> None:
+def hold_eee(
+    state: dict[str, Any],
+    caps: DriverCaps,
+    chip: str,
+    speed_mbps: float | None,
+    kernel: str = "",
+) -> None:
     """`state["eee"]`: None where the driver has no get_eee (or refuses it for this chip), else
     the model's (or no EEE link mode: never kinder) with the kernel's defaults and rules."""
     if not caps.has("get_eee") or caps.refuses_on("eee_refused_chips", chip):
@@ -180,7 +186,7 @@ def hold_eee(state: dict[str, Any], caps: DriverCaps, chip: str, speed_mbps: flo
     eee_modes(eee, caps)
     eee_disabled_modes(eee, caps, chip)
     eee_timer(eee, caps, chip, speed_mbps)
-    rule = advertise_rule(caps)
+    rule = advertise_rule(caps, kernel)
     # fake_ethtool_eee: phylib writes (or refuses) a --set-eee advertise, against the PHY's EEE
     # modes; where the lab knows none (lan78xx, stmmac: the PHY's), it claims no answer
     if rule and eee["supported"]:
@@ -189,7 +195,7 @@ def hold_eee(state: dict[str, Any], caps: DriverCaps, chip: str, speed_mbps: flo
         eee["adv_own"] = driver_caps.fact_in_every_series(caps, "eee_advertise_rule")
 
 
-def advertise_rule(caps: DriverCaps) -> str | None:
+def advertise_rule(caps: DriverCaps, kernel: str = "") -> str | None:
     """How phylib answers `--set-eee advertise` with a mode the PHY cannot do ("masked" on 6.1,
     "EINVAL" on 6.12: _kernel eee_advertise_outside_supported), where the driver hands EEE to
     phylib in every series the lab may run and those series agree (an unknown kernel: none);
@@ -203,7 +209,19 @@ def advertise_rule(caps: DriverCaps) -> str | None:
         return None
     rules = {driver_caps.kernel_fact("eee_advertise_outside_supported", s) for s in caps.series}
     values = {rule[0] for rule in rules if rule}
-    return str(values.pop()) if len(values) == 1 and None not in rules else None
+    if len(values) == 1 and None not in rules:
+        return str(values.pop())
+    return _dated_core_rule("eee_advertise_outside_supported", kernel)
+
+
+def _dated_core_rule(name: str, kernel: str) -> str | None:
+    """The value of the `_kernel` fact whose release range says it holds on the running kernel
+    (6.6, 6.18: EINVAL from 186b1da76b72, 6.3; audit 37 row 8), where exactly one does; None
+    for an undated fact or a kernel string without a version."""
+    held = {str(f["value"]) for f in driver_caps.table()["hand"].get("_kernel", [])
+            if f["fact"] == name and (f.get("since") or f.get("until"))
+            and release_holds(f, kernel or None) is True}  # fmt: skip
+    return held.pop() if len(held) == 1 else None
 
 
 def _dated_out(hand: list[dict[str, Any]], series: str, kernel: str) -> bool:

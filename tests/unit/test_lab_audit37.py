@@ -106,3 +106,16 @@ def test_row4_igb_uso_follows_the_tx_checksum_from_6_11(
     state = lab_state(tmp_path, "igb", "I350", kernel)
     assert ethtool(state, "-K", "eth0", "tx-checksum-ip-generic", "off")[2] == 0
     assert uso in ethtool(state, "-k", "eth0")[0].splitlines()
+
+
+@root
+@pytest.mark.parametrize("kernel", [*BETWEEN, AFTER])
+def test_row8_phylib_refuses_an_eee_mode_outside_the_phys_from_6_3(
+    tmp_path: Path, kernel: str
+) -> None:
+    # drivers/net/phy/phy-c45.c genphy_c45_ethtool_set_eee: EINVAL for an advertisement beyond
+    # the PHY's EEE modes from 186b1da76b72 (6.3) on; rtl8169_set_eee hands it to phylib. The
+    # lab took it (exit 0) on 6.6/6.8/6.18: the series disagreed and no rule was claimed
+    state = lab_state(tmp_path, "r8169", "RTL8168h", kernel, speed=1000)
+    _out, err, code = ethtool(state, "--set-eee", "eth0", "advertise", "0x1000")  # 10000baseT
+    assert code != 0 and any("Invalid argument" in line for line in err), err
