@@ -81,7 +81,7 @@ def hold_to_table(
     core = driver_caps.kernel_fact("ring_params_unsupported", kernel or None)
     state["ring_params_core"] = dict(core[0]) if core else None
     hold_pause(state, caps, chip)
-    hold_eee(state, caps, chip, speed_mbps)
+    hold_eee(state, caps, chip, speed_mbps, kernel)
     hold_features(state["features"], caps, chip)
     _hold_refusals_when_down(state, caps)
     _hold_nway(state, caps)

@@ -8,6 +8,7 @@ from typing import Any
 
 from sbctune.tuning import driver_caps
 from sbctune.tuning.driver_caps import DriverCaps
+from sbctune.tuning.driver_caps_series import release_holds
 
 
 def phy_branch_known(value: dict[str, Any], eee: dict[str, Any]) -> bool:
@@ -117,7 +118,9 @@ def eee_modes(eee: dict[str, Any], caps: DriverCaps) -> None:
     held = {s: f["value"] for f in driver_caps.table()["hand"].get(caps.driver, [])
             if f["fact"] == "eee_modes" for s in f["kernels"] if s in caps.series}  # fmt: skip
     values = list(held.values())
-    if values and set(held) == set(caps.series) and all(v == values[0] for v in values):
+    if "eee_modes" in caps.dated:  # its release says it holds (r8169's 6.1 modes until 6.9)
+        eee["supported"] = list(caps.facts["eee_modes"]["supported"])
+    elif values and set(held) == set(caps.series) and all(v == values[0] for v in values):
         eee["supported"] = list(values[0]["supported"])
     rules = dict(caps.facts.get("eee_set_rules", {}))
     if rules:
@@ -140,7 +143,13 @@ def eee_follows_link(caps: DriverCaps) -> bool:
     return all(needs.get(s, False) for s in caps.series)
 
 
-def hold_eee(state: dict[str, Any], caps: DriverCaps, chip: str, speed_mbps: float | None) -> None:
+def hold_eee(
+    state: dict[str, Any],
+    caps: DriverCaps,
+    chip: str,
+    speed_mbps: float | None,
+    kernel: str = "",
+) -> None:
     """`state["eee"]`: None where the driver has no get_eee (or refuses it for this chip), else
     the model's (or no EEE link mode: never kinder) with the kernel's defaults and rules."""
     if not caps.has("get_eee") or caps.refuses_on("eee_refused_chips", chip):
@@ -177,7 +186,7 @@ def hold_eee(state: dict[str, Any], caps: DriverCaps, chip: str, speed_mbps: flo
     eee_modes(eee, caps)
     eee_disabled_modes(eee, caps, chip)
     eee_timer(eee, caps, chip, speed_mbps)
-    rule = advertise_rule(caps)
+    rule = advertise_rule(caps, kernel)
     # fake_ethtool_eee: phylib writes (or refuses) a --set-eee advertise, against the PHY's EEE
     # modes; where the lab knows none (lan78xx, stmmac: the PHY's), it claims no answer
     if rule and eee["supported"]:
@@ -186,7 +195,7 @@ def hold_eee(state: dict[str, Any], caps: DriverCaps, chip: str, speed_mbps: flo
         eee["adv_own"] = driver_caps.fact_in_every_series(caps, "eee_advertise_rule")
 
 
-def advertise_rule(caps: DriverCaps) -> str | None:
+def advertise_rule(caps: DriverCaps, kernel: str = "") -> str | None:
     """How phylib answers `--set-eee advertise` with a mode the PHY cannot do ("masked" on 6.1,
     "EINVAL" on 6.12: _kernel eee_advertise_outside_supported), where the driver hands EEE to
     phylib in every series the lab may run and those series agree (an unknown kernel: none);
@@ -200,7 +209,29 @@ def advertise_rule(caps: DriverCaps) -> str | None:
         return None
     rules = {driver_caps.kernel_fact("eee_advertise_outside_supported", s) for s in caps.series}
     values = {rule[0] for rule in rules if rule}
-    return str(values.pop()) if len(values) == 1 and None not in rules else None
+    if len(values) == 1 and None not in rules:
+        return str(values.pop())
+    return _dated_core_rule("eee_advertise_outside_supported", kernel)
+
+
+def _dated_core_rule(name: str, kernel: str) -> str | None:
+    """The value of the `_kernel` fact whose release range says it holds on the running kernel
+    (6.6, 6.18: EINVAL from 186b1da76b72, 6.3; audit 37 row 8), where exactly one does; None
+    for an undated fact or a kernel string without a version."""
+    held = {str(f["value"]) for f in driver_caps.table()["hand"].get("_kernel", [])
+            if f["fact"] == name and (f.get("since") or f.get("until"))
+            and release_holds(f, kernel or None) is True}  # fmt: skip
+    return held.pop() if len(held) == 1 else None
+
+
+def _dated_out(hand: list[dict[str, Any]], series: str, kernel: str) -> bool:
+    """Whether the series' eee_modes fact has a release range ("until"/"since") that leaves the
+    running kernel out (r8169's 6.1 modes until 6.9, b63584c86edb: not on 6.18; audit 37)."""
+    return any(
+        f["fact"] == "eee_modes" and series in f["kernels"]
+        and (f.get("since") or f.get("until")) and release_holds(f, kernel or None) is False
+        for f in hand
+    )  # fmt: skip
 
 
 def eee_within_link_modes(state: dict[str, Any], driver: str, chip: str, kernel: str) -> None:
@@ -222,6 +253,8 @@ def eee_within_link_modes(state: dict[str, Any], driver: str, chip: str, kernel:
     modes = set(link["supported"])
     answers = []
     for series in caps.series:
+        if series in held and _dated_out(hand, series, kernel):
+            continue  # dated: the running kernel is on the other series' side of the change
         if series in held:
             answers.append(held[series])
         elif series in phylib and driver_caps.kernel_fact(

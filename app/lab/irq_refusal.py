@@ -28,6 +28,7 @@ from typing import Any
 from sbctune.inventory.irq_chips import fixed_irqs, pinned_line
 from sbctune.inventory.parsers.procfs import parse_interrupts
 from sbctune.tuning import driver_caps
+from sbctune.tuning.driver_caps_series import release_holds
 
 _VERSION = re.compile(r"(\d+)\.(\d+)")
 DEFAULT = "EINVAL"
@@ -64,9 +65,11 @@ def refusal(
     """The errno name a write to an interrupt of `chip` (its line `hwirq`; `pinned` by its
     requester, IRQF_NOBALANCING) gets under `kernel`."""
     series = series_of(kernel)
-    if series is None or not chip:
+    if not chip:
         return DEFAULT
     facts = driver_caps.table()["hand"].get("_kernel", [])
+    if series is None:
+        return _between(facts, chip.strip(), kernel, pinned)
     if pinned:  # write_irq_affinity's own refusal, whatever the chip
         return _core(facts, series)
     mine = [f for f in facts if f["fact"] == "irqchip_without_affinity"
@@ -92,6 +95,26 @@ def fixed_lines(interrupts_text: str | None, kernel: str | None) -> list[int]:
         return []
     numbers = [i.number for i in parsed.irqs if i.number is not None]
     return fixed_irqs(parsed, numbers, kernel or None)[0]
+
+
+def _between(facts: list[dict[str, Any]], chip: str, kernel: str | None, pinned: bool) -> str:
+    """A kernel between or after the table's series (6.6, 6.8, 6.18): a line its requester
+    pinned, or a chip that every series lists without an errno of its own (the Pi 1-3's
+    armctrl_chip), is refused by write_irq_affinity itself, whose errno the core fact's release
+    range dates (EIO until 6.12, eb29369fa543; audit 37 row 7). Anything else (the Pi 4's MSI
+    chip, whose change is not dated) or an undated kernel: DEFAULT."""
+    if not pinned:
+        known = {str(k) for k in driver_caps.table()["kernels"]}
+        kind = "irqchip_without_affinity"
+        mine = [f for f in facts if f["fact"] == kind and f.get("shown_as") == chip]
+        if not mine or any(f.get("errno") for f in mine):
+            return DEFAULT
+        if not known <= {str(s) for f in mine for s in f["kernels"]}:
+            return DEFAULT
+    dated = [str(f["value"]) for f in facts
+             if f["fact"] == "irq_affinity_refusal_errno" and (f.get("since") or f.get("until"))
+             and release_holds(f, kernel) is True]  # fmt: skip
+    return dated[0] if len(dated) == 1 else DEFAULT
 
 
 def refusals(interrupts_text: str | None, refused: list[int], kernel: str | None) -> dict[str, str]:

@@ -29,7 +29,13 @@ from sbctune.tuning.driver_caps_rules import (
     mtu_fifo_refused,
     mtu_renegotiates,
 )
-from sbctune.tuning.driver_caps_series import RPI_TREE, SERIES, rpi_carried, tree_of
+from sbctune.tuning.driver_caps_series import (
+    RPI_TREE,
+    SERIES,
+    release_holds,
+    rpi_carried,
+    tree_of,
+)
 
 __all__ = [
     "RPI_TREE",
@@ -172,9 +178,14 @@ def fact_in_every_series(caps: DriverCaps, name: str) -> bool:
 
 
 def kernel_fact(name: str, kernel: str | None = None) -> tuple[Any, str] | None:
-    """A fact of the kernel's core (net/core, kernel/irq): (value, "file: function")."""
+    """A fact of the kernel's core (net/core, kernel/irq): (value, "file: function"). A fact
+    whose release range ("since"/"until") leaves the running kernel out is skipped, so a kernel
+    between or after the series takes the one its release has (6.18: 6.12's netdev_fix_features
+    with the USO rule of 2b2bc3bab158, 6.11; audit 37 row 4), not the first listed."""
     series = set(series_of(kernel))
     for fact in table()["hand"].get("_kernel", []):
-        if fact["fact"] == name and series & set(fact["kernels"]):
+        if fact["fact"] != name or not series & set(fact["kernels"]):
+            continue
+        if release_holds(fact, kernel) is not False:
             return fact["value"], f"{fact['file']}: {fact['symbol']}"
     return None
