@@ -440,10 +440,6 @@ KNOWN_GAPS: dict[str, str] = {
         "glued to the first line is a pipeline whose end cannot be told from the output's "
         "start, so the BCM57766's IDs are not read (the rest of the bundle is)"
     ),
-    "loc64_x86_ubuntuforums_xubuntu_lshw_de_rtl8411_1g_intel_wifi_ungefordert": (
-        "usb.ids names 248a:8366 'Wireless Optical Mouse ACT-MUSW-002': the word 'wireless' "
-        "makes a USB NIC of a mouse; telling input devices by their names would be a word list"
-    ),
 }
 
 
