@@ -9,9 +9,10 @@ bundle loc64_x86_ubuntuforums_xubuntu_lshw_de_rtl8411_1g_intel_wifi_ungefordert'
 
 from __future__ import annotations
 
+from sbctune.advice.inspect import inspect_bundle
 from sbctune.catalog.usb_input_kinds import names_input_device
 from sbctune.inventory.usb_names import named_network
-from tests.corpus_support import corpus_output, inventory_of
+from tests.corpus_support import CORPUS, corpus_output, inventory_of
 
 _XUBUNTU = "loc64_x86_ubuntuforums_xubuntu_lshw_de_rtl8411_1g_intel_wifi_ungefordert"
 
@@ -33,3 +34,33 @@ def test_input_kinds_come_from_usb_ids_and_network_words_still_win() -> None:
     assert named_network("802.11n Wireless LAN Adapter")
     assert named_network("Wireless Network Adapter")
     assert named_network("WLAN adapter with keypad")
+
+
+_K52DR = "loc64_asus_k52dr_ubuntuforums_prompts_lspci_lsusb_ifconfig_es_jmc250_bcm43142"
+
+
+def test_plain_lspci_and_ifconfig_join_the_one_device_to_the_one_interface_of_its_kind() -> None:
+    """Plain `lspci` shows addresses and names, ifconfig/iwconfig names and MACs: nothing is
+    shared, yet the one Ethernet controller is the one wired interface and the one Wi-Fi device
+    the one wireless interface (an Asus K52Dr's paste, Spanish ifconfig)."""
+    inv = inspect_bundle(CORPUS / _K52DR)
+    got = sorted((n.name or "", n.bus, n.bus_path, n.wireless) for n in inv.nics)
+    assert got == [
+        ("eth0", "pci", "0000:05:00.5", False),
+        ("wlan0", "pci", "0000:04:00.0", True),
+    ]
+    chips = {n.name: n.chip or "" for n in inv.nics}
+    assert "JMC250" in chips["eth0"] and "BCM43142" in chips["wlan0"]
+
+
+def test_an_interface_with_no_device_of_its_kind_stays_unplaced() -> None:
+    """The same paste's lspci cut to its Wi-Fi device: no Ethernet controller is shown, so eth0
+    is given no address (the Wi-Fi device is not an Ethernet interface's)."""
+    text = corpus_output(_K52DR)
+    lspci = text.split("# lspci\n", 1)[1].split("root@", 1)[0]
+    ifconfig = text.split("# ifconfig\n", 1)[1].split("root@", 1)[0]
+    iwconfig = text.split("# iwconfig", 1)[1].split("\n", 1)[1]
+    kept = "\n".join(line for line in lspci.splitlines() if "Ethernet" not in line) + "\n"
+    inv = inventory_of({"lspci": kept, "ifconfig": ifconfig, "iwconfig": iwconfig})
+    places = {n.name: n.bus_path for n in inv.nics}
+    assert places == {"eth0": None, "wlan0": "0000:04:00.0"}
