@@ -430,11 +430,6 @@ KNOWN_GAPS: dict[str, str] = {
         "which lshw prints as driver=wl0; no table maps that name to the module (its source "
         "is not in the pinned vendor trees)"
     ),
-    "loc64_imac_ubuntuforums_glued_commands_lshw_fr_bcm57766_tg3_bcm4331_wl": (
-        "'lspci -nn | grep -i net03:00.0 Ethernet controller [0200]: ...': the command line "
-        "glued to the first line is a pipeline whose end cannot be told from the output's "
-        "start, so the BCM57766's IDs are not read (the rest of the bundle is)"
-    ),
 }
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from sbctune.advice.inspect import inspect_bundle
 from sbctune.catalog.usb_input_kinds import names_input_device
+from sbctune.inventory.parsers.lspci import parse_lspci
 from sbctune.inventory.usb_names import named_network
 from tests.corpus_support import CORPUS, corpus_output, inventory_of
 
@@ -64,3 +65,19 @@ def test_an_interface_with_no_device_of_its_kind_stays_unplaced() -> None:
     inv = inventory_of({"lspci": kept, "ifconfig": ifconfig, "iwconfig": iwconfig})
     places = {n.name: n.bus_path for n in inv.nics}
     assert places == {"eth0": None, "wlan0": "0000:04:00.0"}
+
+
+_IMAC = "loc64_imac_ubuntuforums_glued_commands_lshw_fr_bcm57766_tg3_bcm4331_wl"
+
+
+def test_an_lspci_line_glued_to_its_echoed_command_is_read_by_lspci_shape() -> None:
+    """'lspci -nn | grep -i net03:00.0 Ethernet controller [0200]: ... [14e4:1686]': the post
+    glued the command to lspci's first line; the BCM57766's IDs are read (an iMac's paste)."""
+    text = corpus_output(_IMAC, "000")
+    assert text.startswith("lspci -nn | grep -i net03:00.0 Ethernet controller [0200]")
+    result, _report = parse_lspci(text)
+    first, _wifi = result.devices
+    assert (first.slot, first.class_id, first.ids) == ("03:00.0", "0200", "14e4:1686")
+    inv = inspect_bundle(CORPUS / _IMAC)
+    (eth0,) = [n for n in inv.nics if n.name == "eth0"]
+    assert (eth0.ids, eth0.bus_path, eth0.driver) == ("14e4:1686", "0000:03:00.0", "tg3")
