@@ -425,11 +425,6 @@ KNOWN_GAPS: dict[str, str] = {
         "from them alone could double one another output lists without its driver"
     ),
     # corpus64 (sixty-fourth unseen set), left with reasons in tests/captures/corpus/README.md
-    "loc64_hp_dv6_ubuntuforums_lshw_fr_bcm4313_wl_eth1_ifconfig_fr_not_associated": (
-        "Broadcom's binary STA driver (module wl) reports 'wl0' as its ethtool driver name, "
-        "which lshw prints as driver=wl0; no table maps that name to the module (its source "
-        "is not in the pinned vendor trees)"
-    ),
 }
 
 

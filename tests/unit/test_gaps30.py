@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from sbctune.advice.inspect import inspect_bundle
 from sbctune.catalog.usb_input_kinds import names_input_device
+from sbctune.catalog.vendor_drivers import drvinfo_module
 from sbctune.inventory.parsers.lspci import parse_lspci
 from sbctune.inventory.usb_names import named_network
-from tests.corpus_support import CORPUS, corpus_output, inventory_of
+from tests.corpus_support import CORPUS, corpus_output, corpus_output_named, inventory_of
 
 _XUBUNTU = "loc64_x86_ubuntuforums_xubuntu_lshw_de_rtl8411_1g_intel_wifi_ungefordert"
 
@@ -81,3 +82,21 @@ def test_an_lspci_line_glued_to_its_echoed_command_is_read_by_lspci_shape() -> N
     inv = inspect_bundle(CORPUS / _IMAC)
     (eth0,) = [n for n in inv.nics if n.name == "eth0"]
     assert (eth0.ids, eth0.bus_path, eth0.driver) == ("14e4:1686", "0000:03:00.0", "tg3")
+
+
+_DV6 = "loc64_hp_dv6_ubuntuforums_lshw_fr_bcm4313_wl_eth1_ifconfig_fr_not_associated"
+
+
+def test_broadcom_sta_numbered_drvinfo_name_is_its_module() -> None:
+    """lshw prints what ETHTOOL_GDRVINFO answers, and Broadcom's wl answers 'wl%d' with its
+    unit (broadcom-sta wl_linux.c wl_get_driver_info(), vendor_drivers.json): the user sees the
+    driver wl, not an unknown 'wl0' (an HP dv6's French lshw)."""
+    assert "driver=wl0" in corpus_output_named(_DV6, "lshw")
+    inv = inspect_bundle(CORPUS / _DV6)
+    (eth1,) = [n for n in inv.nics if n.name == "eth1"]
+    assert (eth1.driver, eth1.wireless) == ("wl", True)
+    assert (drvinfo_module("wl0"), drvinfo_module("wl"), drvinfo_module("wlan0")) == (
+        "wl",
+        None,
+        None,
+    )
