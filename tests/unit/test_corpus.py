@@ -242,11 +242,10 @@ KNOWN_GAPS: dict[str, str] = {
     ),
     # corpus29 (twenty-ninth unseen set), left with reasons in tests/captures/corpus/README.md
     "dsl_ax82u_merlin_137_syslog_ansi_caret_escapes_broadcom_wl_pci": (
-        "Broadcom's proprietary wl (not in any kernel tree, not in the catalog) is named only as "
-        "the tag of the PCI core's 'enabling device' line and by 'wl0:' lines with no device: "
-        "missing a table of SoC vendors' out-of-tree Wi-Fi drivers (wl, dhd) that would make "
-        "'wl 0000:01:00.0' a Wi-Fi NIC and join wl0 to it (gaps24c: vendor_formats.json holds "
-        "rows read from public source only; wl is shipped as a binary, its formats unpublished)"
+        "since gaps30 'wl 0000:01:00.0' is a PCIe Wi-Fi NIC driven by wl (vendor_drivers.json, "
+        "poliva/broadcom-sta's build), but its interface is not named: the 'wl0:' lines print "
+        "the driver's unit ('wl%d: ...', wl->pub->unit in wl_linux.c), not a net_device's "
+        "name, so nothing ties an interface called wl0 to the device"
     ),
     "lede_rtl8xxxu_7_rtl8188ftv_ehci_mac80211_alloc_hw_warning_modules": (
         "the dongle is shown only by its 'new high-speed USB device' line and a mac80211 "

@@ -100,3 +100,15 @@ def test_broadcom_sta_numbered_drvinfo_name_is_its_module() -> None:
         None,
         None,
     )
+
+
+_AX82U = "dsl_ax82u_merlin_137_syslog_ansi_caret_escapes_broadcom_wl_pci"
+
+
+def test_a_pci_device_the_wl_module_drives_is_a_wifi_nic() -> None:
+    """'wl 0000:01:00.0: enabling device (0140 -> 0142)': the PCI core's line on the device wl
+    probes (an ASUS DSL-AX82U's syslog); wl is Broadcom's out-of-tree Wi-Fi driver by its
+    public build (vendor_drivers.json), so the user sees a PCIe Wi-Fi NIC driven by wl."""
+    inv = inspect_bundle(CORPUS / _AX82U)
+    got = [(n.bus, n.bus_path, n.driver, n.wireless) for n in inv.nics]
+    assert got == [("pci", "0000:01:00.0", "wl", True)]
