@@ -181,7 +181,8 @@ def _pair_by_elimination(inventory: Inventory, parsed: Parsed, catalog: Catalog)
         keys = ("driver", "bus_path", "chip", "ids", "usb_speed_mbps", "pcie", "catalog_id")
         for key in (*keys, "max_link_speed_mbps"):
             setattr(nic, key, getattr(nic, key) or getattr(device, key))
-        nic.driver_state = None if nic.driver else nic.driver_state
+        # the device's "not shown" or "none" stands for the interface it is paired with
+        nic.driver_state = None if nic.driver else nic.driver_state or device.driver_state
         # The adapter's own link line is the interface's link when the interface's lines give
         # no speed and neither side is down: ixgbevf prints "NIC Link is Up 10 Gbps" on the PCI
         # function, the interface only comes up in ADDRCONF (corpus/virt55_aws_weave_3133_*)

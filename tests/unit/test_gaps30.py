@@ -13,6 +13,7 @@ from sbctune.advice.inspect import inspect_bundle
 from sbctune.catalog.usb_input_kinds import names_input_device
 from sbctune.catalog.vendor_drivers import drvinfo_module
 from sbctune.inventory.parsers.lspci import parse_lspci
+from sbctune.inventory.report import render
 from sbctune.inventory.usb_names import named_network
 from tests.corpus_support import CORPUS, corpus_output, corpus_output_named, inventory_of
 
@@ -53,6 +54,10 @@ def test_plain_lspci_and_ifconfig_join_the_one_device_to_the_one_interface_of_it
     ]
     chips = {n.name: n.chip or "" for n in inv.nics}
     assert "JMC250" in chips["eth0"] and "BCM43142" in chips["wlan0"]
+    # plain lspci shows no driver line: the report says the driver is not known, never that
+    # none is bound (the device's "not shown" stays with the interface it is paired with)
+    drivers = [line.split()[-1] for line in render(inv).splitlines() if "driver:" in line]
+    assert drivers == ["unknown", "unknown"]
 
 
 def test_an_interface_with_no_device_of_its_kind_stays_unplaced() -> None:
