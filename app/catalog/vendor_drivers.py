@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import json
+import re
 from dataclasses import dataclass
 
 
@@ -23,6 +24,7 @@ class VendorDriver:
     ids: frozenset[str]  # "148f:7601": the entries of its own ID table
     source: str  # repository@commit and the file that names the module
     dsa: bool = False  # its probe registers a DSA switch (OpenWrt's rtl83xx-switch)
+    drvinfo: str = ""  # what its ethtool get_drvinfo reports when not the module's name ("wl%d")
 
 
 def _normal(name: str) -> str:
@@ -40,7 +42,7 @@ def _drivers() -> dict[str, VendorDriver]:
             _normal(name): VendorDriver(
                 _normal(name), str(row["bus"]), bool(row["wireless"]),
                 frozenset(str(i) for i in row.get("ids", [])), str(row["module_named_by"]),
-                bool(row.get("dsa", False)),
+                bool(row.get("dsa", False)), str(row.get("drvinfo_driver") or ""),
             )
             for name, row in rows.items()
         }  # fmt: skip
@@ -59,3 +61,23 @@ def vendor_modules_listing(ids: str) -> tuple[str, ...]:
     """The out-of-tree modules whose own ID tables list `ids` ("148f:7601")."""
     want = ids.strip().lower()
     return tuple(sorted(d.module for d in _drivers().values() if want in d.ids))
+
+
+@functools.cache
+def _drvinfo_patterns() -> tuple[tuple[re.Pattern[str], str], ...]:
+    found = []
+    for driver in _drivers().values():
+        if driver.drvinfo:
+            parts = [re.escape(p) for p in driver.drvinfo.split("%d")]
+            found.append((re.compile(r"\d{1,4}".join(parts)), driver.module))
+    return tuple(found)
+
+
+def drvinfo_module(name: object) -> str | None:
+    """The out-of-tree module whose ethtool get_drvinfo reports `name` as its driver, when that
+    is not the module's own name: Broadcom's wl answers "wl%d" with its unit, "wl0"
+    (wl_linux.c wl_get_driver_info()), which ethtool -i and lshw print as the driver."""
+    if not isinstance(name, str) or not name or len(name) > 32:
+        return None
+    found = (module for pattern, module in _drvinfo_patterns() if pattern.fullmatch(name))
+    return next(found, None)

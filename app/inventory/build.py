@@ -181,7 +181,8 @@ def _pair_by_elimination(inventory: Inventory, parsed: Parsed, catalog: Catalog)
         keys = ("driver", "bus_path", "chip", "ids", "usb_speed_mbps", "pcie", "catalog_id")
         for key in (*keys, "max_link_speed_mbps"):
             setattr(nic, key, getattr(nic, key) or getattr(device, key))
-        nic.driver_state = None if nic.driver else nic.driver_state
+        # the device's "not shown" or "none" stands for the interface it is paired with
+        nic.driver_state = None if nic.driver else nic.driver_state or device.driver_state
         # The adapter's own link line is the interface's link when the interface's lines give
         # no speed and neither side is down: ixgbevf prints "NIC Link is Up 10 Gbps" on the PCI
         # function, the interface only comes up in ADDRCONF (corpus/virt55_aws_weave_3133_*)
@@ -195,7 +196,8 @@ def _pair_by_elimination(inventory: Inventory, parsed: Parsed, catalog: Catalog)
             nic.log[kind] = nic.log.get(kind, []) + lines
             nic.log_counts[kind] = nic.log_counts.get(kind, 0) + device.log_counts.get(kind, 0)
         nic.firmware = nic.firmware or device.firmware
-        nic.evidence.append(f"{nic.name} is the only interface left for the {device.driver} device")
+        what = f"{device.driver} device" if device.driver else f"device at {device.bus_path}"
+        nic.evidence.append(f"{nic.name} is the only interface left for the {what}")
         nic.builtin = is_builtin(nic, inventory.board, catalog)
         nic.irqs = nic.irqs or _irqs_for(parsed, nic)
 
@@ -222,9 +224,10 @@ def _lone_wifi_driver(inventory: Inventory, parsed: Parsed) -> None:
 
 
 def _unnamed_devices(wired: list[Nic]) -> list[Nic]:
-    """Devices with a driver or IDs but no interface name; a device a snapshot (lsusb, lspci)
-    shows now beats one only logged."""
-    unnamed = [d for d in wired if not d.name and (d.driver or d.ids)]
+    """Devices with a driver, IDs or an address but no interface name (plain `lspci` shows only
+    the address and the name); a device a snapshot (lsusb, lspci) shows now beats one only
+    logged."""
+    unnamed = [d for d in wired if not d.name and (d.driver or d.ids or d.bus_path)]
     if len(unnamed) > 1:
         shown = [d for d in unnamed if any(not e.startswith("dmesg") for e in d.evidence)]
         unnamed = shown if len(shown) == 1 else unnamed

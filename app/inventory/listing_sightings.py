@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from sbctune.catalog.ids import load_ids
 from sbctune.catalog.kernel_drivers import load_kernel_drivers
 from sbctune.catalog.usb_net_classes import net_class_drivers, tree_class_drivers
+from sbctune.catalog.vendor_drivers import drvinfo_module
 from sbctune.inventory.bond_sightings import from_bonds
 from sbctune.inventory.ids_ties import ids_ties
 from sbctune.inventory.ifnames import bus_from_name, pci_address_from_name
@@ -264,7 +265,8 @@ def from_ethtool(parsed: Parsed) -> Iterator[Sighting]:
             continue  # "": no interface named, only the device its bus-info names
         sighting = Sighting([key] if key else [])
         line = f"ethtool -i {name}: driver: {info.driver} bus-info: {info.bus_info}"
-        sighting.add("driver", info.driver, "ethtool -i", line)
+        # get_drvinfo's name, which an out-of-tree driver may number ("wl0": module wl)
+        sighting.add("driver", drvinfo_module(info.driver) or info.driver, "ethtool -i", line)
         sighting.add("driver_version", info.version, "ethtool -i", line)
         if not usbnet_description(info.firmware_version):
             sighting.add("firmware", info.firmware_version, "ethtool -i", line)

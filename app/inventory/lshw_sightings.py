@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from sbctune.catalog.vendor_drivers import drvinfo_module
 from sbctune.inventory.parsers.lshw import LshwNetwork, LshwResult
 from sbctune.inventory.sightings import Key, Sighting, device_keys, iface_key
 
@@ -34,7 +35,8 @@ def _usb_sighting(node: LshwNetwork) -> Sighting | None:
     if node.unclaimed:  # no interface of the device has a driver (usb.cc: claim() per driver)
         s.add("driver_none", True, "lshw", line)
     elif node.driver:
-        s.add("driver", node.driver, "lshw", f"{line}: configuration: driver={node.driver}")
+        driver = drvinfo_module(node.driver) or node.driver  # lshw prints get_drvinfo's name
+        s.add("driver", driver, "lshw", f"{line}: configuration: driver={node.driver}")
     s.add("usb_product", node.product, "lshw", f"{line}: product: {node.product}")
     s.add("usb_vendor", node.vendor, "lshw", f"{line}: vendor: {node.vendor}")
     if node.description == "Wireless interface":  # class e0, or lshw's network scan
@@ -89,7 +91,8 @@ def _sighting(net: LshwNetwork) -> Sighting | None:
     if net.unclaimed:
         s.add("driver_none", True, src, line)
     elif net.driver:
-        s.add("driver", net.driver, src, f"configuration: driver={net.driver}")
+        driver = drvinfo_module(net.driver) or net.driver
+        s.add("driver", driver, src, f"configuration: driver={net.driver}")
     s.add("driver_version", net.config.get("driverversion"), src, "configuration: driverversion")
     s.add("firmware", net.config.get("firmware"), src, "configuration: firmware")
     if net.product:

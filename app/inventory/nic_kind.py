@@ -12,6 +12,7 @@ from sbctune.catalog.ids import IdDatabase
 from sbctune.catalog.kernel_drivers import load_kernel_drivers
 from sbctune.catalog.modeswitch import storage_mode
 from sbctune.catalog.oot_chips import out_of_tree_chip
+from sbctune.catalog.vendor_drivers import vendor_module
 from sbctune.catalog.vendor_formats import vendor_driver
 from sbctune.inventory.graph import Device
 from sbctune.inventory.ifnames import wireless_from_name
@@ -139,6 +140,8 @@ def _by_names_or_net_driver(device: Device) -> bool | None:
         return True  # a wiphy: a Wi-Fi driver's line named its chip (wiphy_join); a net_device
     if any(vendor_driver(device.value(f)) for f in ("driver", "refused_by")):
         return True  # an out-of-tree network driver read from its source (vendor_formats.json)
+    if vendor_module(device.value("driver")) is not None:
+        return True  # one whose build names its module (vendor_drivers.json: Broadcom's wl)
     if out_of_tree_chip(device.value("driver")) is not None:
         # an out-of-tree driver named for a chip of a family the kernel's own network drivers
         # name (oot_chips: vendor_chips.json, drivers/net/ and drivers/staging/ only):

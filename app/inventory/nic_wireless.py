@@ -6,6 +6,7 @@ import re
 
 from sbctune.catalog.kernel_drivers import load_kernel_drivers
 from sbctune.catalog.oot_chips import chip_by_oot_name, out_of_tree_chip
+from sbctune.catalog.vendor_drivers import vendor_module
 from sbctune.catalog.vendor_formats import vendor_driver
 from sbctune.inventory.graph import Device
 from sbctune.inventory.ifnames import wireless_from_name
@@ -41,7 +42,8 @@ def _vendor_wireless(driver: object) -> bool:
     """An out-of-tree Wi-Fi driver vendor_formats.json reads drives it, or tried to (its probe
     failed: nrc80211's "probe of nrc80211 failed with error -22")."""
     row = vendor_driver(driver)
-    return bool(row and row.wireless)
+    module = vendor_module(driver)  # or one whose build names its module (vendor_drivers.json)
+    return bool(row and row.wireless) or bool(module and module.wireless)
 
 
 # Where the kernel keeps its Wi-Fi drivers: the Realtek staging drivers (r8188eu, rtl8192e,

@@ -7,11 +7,13 @@ from __future__ import annotations
 
 import re
 
+from sbctune.catalog.usb_input_kinds import names_input_device
 from sbctune.catalog.usb_net_classes import protocol_words
 from sbctune.catalog.wwan_ids import wwan_drivers
 from sbctune.inventory.graph import Device
 
 _NET_CLASS = re.compile(r"ethernet|network|wireless|wi-?fi|802\.11|wlan", re.I)
+_NET_WORD = re.compile(r"ethernet|network|wi-?fi|802\.11|wlan", re.I)
 _LAN = re.compile(r"\bLAN\b|ethernet", re.I)
 
 
@@ -25,8 +27,12 @@ def named_protocol(text: str) -> str | None:
 
 def named_network(text: str) -> bool:
     """A product string or usb.ids name that says Wi-Fi/WLAN/network ("802.11ac WLAN
-    Adapter"), but not a Bluetooth radio ("Bluetooth wireless interface")."""
-    return bool(_NET_CLASS.search(text)) and "bluetooth" not in text.lower()
+    Adapter"), but not a Bluetooth radio ("Bluetooth wireless interface") nor an input device
+    with a radio ("Wireless Optical Mouse": a kind usb.ids' HID tables name)."""
+    if not _NET_CLASS.search(text) or "bluetooth" in text.lower():
+        return False
+    # "wireless" alone says a radio; a network word besides it still says a NIC
+    return _NET_WORD.search(text) is not None or not names_input_device(text)
 
 
 def named_wifi(device: Device) -> bool:

@@ -242,11 +242,10 @@ KNOWN_GAPS: dict[str, str] = {
     ),
     # corpus29 (twenty-ninth unseen set), left with reasons in tests/captures/corpus/README.md
     "dsl_ax82u_merlin_137_syslog_ansi_caret_escapes_broadcom_wl_pci": (
-        "Broadcom's proprietary wl (not in any kernel tree, not in the catalog) is named only as "
-        "the tag of the PCI core's 'enabling device' line and by 'wl0:' lines with no device: "
-        "missing a table of SoC vendors' out-of-tree Wi-Fi drivers (wl, dhd) that would make "
-        "'wl 0000:01:00.0' a Wi-Fi NIC and join wl0 to it (gaps24c: vendor_formats.json holds "
-        "rows read from public source only; wl is shipped as a binary, its formats unpublished)"
+        "since gaps30 'wl 0000:01:00.0' is a PCIe Wi-Fi NIC driven by wl (vendor_drivers.json, "
+        "poliva/broadcom-sta's build), but its interface is not named: the 'wl0:' lines print "
+        "the driver's unit ('wl%d: ...', wl->pub->unit in wl_linux.c), not a net_device's "
+        "name, so nothing ties an interface called wl0 to the device"
     ),
     "lede_rtl8xxxu_7_rtl8188ftv_ehci_mac80211_alloc_hw_warning_modules": (
         "the dongle is shown only by its 'new high-speed USB device' line and a mac80211 "
@@ -423,26 +422,6 @@ KNOWN_GAPS: dict[str, str] = {
         "SMSC_WARNING of then) and the log shows none of its devices: a wired driver's "
         "complaints are tied only to a device a line shows (lone_device_ties), and a NIC made "
         "from them alone could double one another output lists without its driver"
-    ),
-    # corpus64 (sixty-fourth unseen set), left with reasons in tests/captures/corpus/README.md
-    "loc64_asus_k52dr_ubuntuforums_prompts_lspci_lsusb_ifconfig_es_jmc250_bcm43142": (
-        "plain lspci and ifconfig/iwconfig share no key (no address, no driver, no MAC): a "
-        "reader joins the one Wi-Fi device to the one wireless interface and the one Ethernet "
-        "controller to the one wired one; no rule over the device graph does that yet"
-    ),
-    "loc64_hp_dv6_ubuntuforums_lshw_fr_bcm4313_wl_eth1_ifconfig_fr_not_associated": (
-        "Broadcom's binary STA driver (module wl) reports 'wl0' as its ethtool driver name, "
-        "which lshw prints as driver=wl0; no table maps that name to the module (its source "
-        "is not in the pinned vendor trees)"
-    ),
-    "loc64_imac_ubuntuforums_glued_commands_lshw_fr_bcm57766_tg3_bcm4331_wl": (
-        "'lspci -nn | grep -i net03:00.0 Ethernet controller [0200]: ...': the command line "
-        "glued to the first line is a pipeline whose end cannot be told from the output's "
-        "start, so the BCM57766's IDs are not read (the rest of the bundle is)"
-    ),
-    "loc64_x86_ubuntuforums_xubuntu_lshw_de_rtl8411_1g_intel_wifi_ungefordert": (
-        "usb.ids names 248a:8366 'Wireless Optical Mouse ACT-MUSW-002': the word 'wireless' "
-        "makes a USB NIC of a mouse; telling input devices by their names would be a word list"
     ),
     # old66 (sixty-sixth unseen set), left with reasons in tests/captures/corpus/README.md
     "old66_colibri_pxa320_infradead_2009_ax88796_kmsg_mac_bogus_quoted_mail": (

@@ -217,11 +217,14 @@ def _parse_header(m: re.Match[str]) -> PciDevice:
 def _wrapped(line: str) -> PciDevice | None:
     """lspci's own device line after a short prefix another program printed before it: the
     VFIO "IOMMU groups" scripts pasted on forums run ``printf 'IOMMU Group %s '`` then
-    ``lspci -nns``, or print ``IOMMU Group N:`` alone and each device's line after a tab.
+    ``lspci -nns``, or print ``IOMMU Group N:`` alone and each device's line after a tab;
+    or a forum post glued the echoed command to the first line (``lspci -nn | grep -i
+    net03:00.0 Ethernet controller [0200]: ...``), where the address starts after a character
+    that cannot be part of it (lspci prints it as ``%02x:%02x.%d``: not a hex digit, ':', '.').
     Only lspci's numeric shape counts there (a class id and the vendor:device ids, as
     ``-n``/``-nn`` print them), so a sentence that merely holds an address is not one."""
     for i in range(min(len(line), _WRAPPER_MAX)):
-        if (i and not line[i - 1].isspace()) or line[i] not in _HEX:
+        if (i and line[i - 1] in _IN_ADDRESS) or line[i] not in _HEX:
             continue
         m = _HEADER_RE.match(line[i:])
         if m:
@@ -232,6 +235,7 @@ def _wrapped(line: str) -> PciDevice | None:
 
 
 _HEX = frozenset("0123456789abcdefABCDEF")
+_IN_ADDRESS = _HEX | {":", "."}  # what may precede a character inside an address
 
 
 def _detail(dev: PciDevice, line: str) -> bool:
