@@ -88,10 +88,10 @@ def test_english_unclaimed_network_controller_is_a_nic(tmp_path: Path) -> None:
     name ("Network controller") is a NIC with no driver (before, no rule called it one)."""
     lines = _OMEN_ES_UNCLAIMED_EN
     (tmp_path / "commands").mkdir()
-    (tmp_path / "commands" / "lshw.txt").write_text("\n".join(lines) + "\n")
+    (tmp_path / "commands" / "lshw.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
     manifest = {"format": "sbctune-bundle", "version": 1, "created": "", "host": ""}
     manifest |= {"commands": {"lshw -C network": "commands/lshw.txt"}, "files": {}}
-    (tmp_path / "manifest.json").write_text(json.dumps(manifest))
+    (tmp_path / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
     inv = inspect_bundle(tmp_path)
     nic = _nic(inv, "0000:04:00.0")
     assert nic.driver is None and "no-driver" in _findings(inv)
@@ -205,8 +205,12 @@ def test_iwconfig_says_wireless_beside_ifconfigs_ethernet_encap() -> None:
     output was read first (before, the first one's kind stayed)."""
     assert _nic(inspect_bundle(CORPUS / _ZV6100_DE), "eth1").wireless is True
     folder = CORPUS / _ZV6100_DE / "commands"
-    ifc = parse_command("ifconfig eth1", (folder / "000-ifconfig_eth1.txt").read_text()).result
-    iwc = parse_command("iwconfig eth1", (folder / "001-iwconfig_eth1.txt").read_text()).result
+    ifc = parse_command(
+        "ifconfig eth1", (folder / "000-ifconfig_eth1.txt").read_text(encoding="utf-8")
+    ).result
+    iwc = parse_command(
+        "iwconfig eth1", (folder / "001-iwconfig_eth1.txt").read_text(encoding="utf-8")
+    ).result
     for first, second in ((ifc, iwc), (iwc, ifc)):
         parsed = Parsed()
         for result in (first, second):
@@ -221,10 +225,10 @@ def test_a_vendors_name_is_not_a_network_device(tmp_path: Path) -> None:
     assert not [n for n in inv.nics if n.bus == "usb"]
     (tmp_path / "commands").mkdir()
     lsusb = "Bus 001 Device 004: ID 148f:5370 Ralink Technology, Corp. RT5370 Wireless Adapter\n"
-    (tmp_path / "commands" / "lsusb.txt").write_text(lsusb)
+    (tmp_path / "commands" / "lsusb.txt").write_text(lsusb, encoding="utf-8")
     manifest = {"format": "sbctune-bundle", "version": 1, "created": "", "host": ""}
     manifest |= {"commands": {"lsusb": "commands/lsusb.txt"}, "files": {}}
-    (tmp_path / "manifest.json").write_text(json.dumps(manifest))
+    (tmp_path / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
     assert [n.ids for n in inspect_bundle(tmp_path).nics] == ["148f:5370"]
 
 
