@@ -318,7 +318,7 @@ def _parse_dmesg(text: str) -> Parsed[DmesgResult]:
     no = slow = 0  # the lines read so far; of them, those read line by line (the rest: hits)
     pairs = iter(parts)
     for stamp, chunk in chain(((None, next(pairs)),), zip(pairs, pairs, strict=False)):
-        if stamp is not None and (hit := plain.get(chunk)) is not None:
+        if stamp is not None and (event := plain.get(chunk)) is not None:
             # the `quick` case below, without the strip, the clock regex and its groups (a
             # kernel line: counted in `lines` and `kernel_lines` after the loop)
             no += 1
@@ -326,8 +326,8 @@ def _parse_dmesg(text: str) -> Parsed[DmesgResult]:
             if ts < last_ts:  # type: ignore[operator]  # a number: see `plain`
                 jumps += 1
             last_ts = ts
-            if hit:
-                events.append(DmesgEvent(hit[0], no, ts, hit[1], hit[2]))
+            if event:
+                events.append(DmesgEvent(event[0], no, ts, event[1], event[2]))
             continue
         if stamp is None:
             raws, plain_key = chunk.split("\n"), None
