@@ -308,7 +308,7 @@ def _parse_dmesg(text: str) -> Parsed[DmesgResult]:
     # split into lines first: the few that an elision run joined are split on their own;
     # cut at each plain clock (dmesg_chunks): a chunk read before as a plain clock line's
     # whole message (`plain`) is one dict hit; any other chunk is read line by line below
-    lead, chunks = clock_chunks(split_elided(join_mail_wrapped(body)))
+    parts = clock_chunks(split_elided(join_mail_wrapped(body)))
     # a chunk (what follows a line's plain clock, when it is that line's message exactly:
     # no caller, no blank around it, nothing joined) → its event's kind, message and fields,
     # () for none. Filled by such a line read below, after which the log has a clock (so
@@ -316,7 +316,8 @@ def _parse_dmesg(text: str) -> Parsed[DmesgResult]:
     # only its line number, its clock and its event.
     plain: dict[str, tuple[str, str, dict[str, str]] | tuple[()]] = {}
     no = slow = 0  # the lines read so far; of them, those read line by line (the rest: hits)
-    for stamp, cut, chunk in chain(((None, "", lead),), chunks):
+    pairs = iter(parts)
+    for stamp, chunk in chain(((None, next(pairs)),), zip(pairs, pairs, strict=False)):
         if stamp is not None and (event := plain.get(chunk)) is not None:
             # the `quick` case below, without the strip, the clock regex and its groups (a
             # kernel line: counted in `lines` and `kernel_lines` after the loop)
@@ -331,9 +332,9 @@ def _parse_dmesg(text: str) -> Parsed[DmesgResult]:
         if stamp is None:
             raws, plain_key = chunk.split("\n"), None
         elif "\n" in chunk:
-            raws, plain_key = f"[{stamp}{cut}{chunk}".split("\n"), None
+            raws, plain_key = f"[{stamp}] {chunk}".split("\n"), None
         else:  # one line: its chunk is `plain`'s key if the line reads as a plain one
-            raws, plain_key = [f"[{stamp}{cut}{chunk}"], chunk
+            raws, plain_key = [f"[{stamp}] {chunk}"], chunk
         slow += len(raws)
         for raw in raws:
             no += 1

