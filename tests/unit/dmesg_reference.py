@@ -23,9 +23,9 @@ from sbctune.inventory.parsers.dmesg import (
     _message_head,
     _outside_noise,
     join_mail_wrapped,
-    split_elided_lines,
 )
 from sbctune.inventory.parsers.dmesg_wrappers import _CALLER, _CPU_END
+from sbctune.inventory.parsers.elided_join import split_elided_lines
 
 # the clock regex of that loop: the clock, the caller and the message as groups
 _TS_MSG_RE = re.compile(rf"^\[\s*(\d+\.\d+){_CPU_END}({_CALLER})\s*(.*)", re.S)

@@ -13,7 +13,9 @@ How a new rule stays cheap on a 100 000-line log (issue 24; `tests/bench/bench_i
   classified once (the `seen` memo), so a rule costs per distinct message, not per line; a
   whole line that comes again (clock included: a log pasted twice) costs one lookup (`whole`),
   and so does a clock line whose message came before under another clock (`clocked`: a long
-  log's every line has its own clock).
+  log's every line has its own clock). A plain one ("[  12.345678] msg") is not even read as
+  a line: the log is cut at such clocks in one re.split (dmesg_chunks), and what follows the
+  clock is looked up (`plain`): its clock's float and its event are all it costs.
 * A step over the whole log works on its lines, split once: a step that would rebuild the
   text (split_elided) rebuilds only the lines it changes (split_elided_lines); each copy of a
   100 000-line log costs ~15 ms, four times that when one character beyond U+FFFF makes
@@ -35,12 +37,14 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from itertools import chain
 
 from sbctune.wording import counted
 
 from .common import ELLIPSIS as _ELLIPSIS
 from .common import Parsed, ParseWarning, guarded
 from .daemon_lines import KINDS as DAEMON_KINDS
+from .dmesg_chunks import clock_chunks
 from .dmesg_classify import classify as _classify
 from .dmesg_heads import message_head as _message_head
 from .dmesg_patterns import (
@@ -54,7 +58,7 @@ from .dmesg_wrappers import TS_END_CALLER_MSG_RE as _TS_MSG_RE
 from .dmesg_wrappers import TS_RE as _TS_RE
 from .dmesg_wrappers import outside_noise as _outside_noise
 from .dmesg_wrappers import wall_clock_head as _wall_clock_head
-from .elided_join import split_elided_lines
+from .elided_join import split_elided
 from .lazy_pattern import later
 from .linuxptp_lines import KINDS as LINUXPTP_KINDS
 from .log_unwrap import join_mail_wrapped
@@ -303,152 +307,193 @@ def _parse_dmesg(text: str) -> Parsed[DmesgResult]:
     # whether a line may hold "@" or ":~" (the steps below only split and join lines: they
     # add no "@" nor "~")
     marks = "@" in body or "~" in body
-    # split into lines first: the few that an elision run joined are split on their own
-    joined = join_mail_wrapped(body)
-    for no, raw in enumerate(split_elided_lines(joined.split("\n"), joined), start=1):
-        if use_whole and (again := whole.get(raw)) is not None:
-            whole_hits += 1
-            lines += 1
-            msg, ts, is_kernel, found = again
-            if ts is not None:
-                if not timestamps and ts > 1.0:  # the kernel's first clock, whatever came before
-                    res.starts_mid_log = True
-                timestamps = True
-                if last_ts is not None and ts < last_ts:
-                    jumps += 1
-                last_ts = ts
-            first_content = False
-            kernel_lines += is_kernel
-            if not is_kernel:
-                others += logger_tagged(raw.strip())
-            if found is not None:
-                events.append(DmesgEvent(found[0], no, ts, msg, found[1]))
+    # split into lines first: the few that an elision run joined are split on their own;
+    # cut at each plain clock (dmesg_chunks): a chunk read before as a plain clock line's
+    # whole message (`plain`) is one dict hit; any other chunk is read line by line below
+    parts = clock_chunks(split_elided(join_mail_wrapped(body)))
+    # a chunk (what follows a line's plain clock, when it is that line's message exactly:
+    # no caller, no blank around it, nothing joined) → its event's kind, message and fields,
+    # () for none. Filled by such a line read below, after which the log has a clock (so
+    # `timestamps` is set, `last_ts` is a number) and its first line is read: a hit needs
+    # only its line number, its clock and its event.
+    plain: dict[str, tuple[str, str, dict[str, str]] | tuple[()]] = {}
+    no = slow = 0  # the lines read so far; of them, those read line by line (the rest: hits)
+    pairs = iter(parts)
+    for stamp, chunk in chain(((None, next(pairs)),), zip(pairs, pairs, strict=False)):
+        if stamp is not None and (event := plain.get(chunk)) is not None:
+            # the `quick` case below, without the strip, the clock regex and its groups (a
+            # kernel line: counted in `lines` and `kernel_lines` after the loop)
+            no += 1
+            ts = float(stamp)
+            if ts < last_ts:  # type: ignore[operator]  # a number: see `plain`
+                jumps += 1
+            last_ts = ts
+            if event:
+                events.append(DmesgEvent(event[0], no, ts, event[1], event[2]))
             continue
-        # A long log is ~100 000 lines: one strip() per line, and the common "[  12.345678]
-        # msg" form read here. Such a line cannot be noise: is_noise()'s fences and prompts
-        # start with "`", "~", "$" or "#", or need an "@" or ":~".
-        stripped = raw.strip()
-        # None at once for a line not starting with "[" (never an elision mark, "[...]", nor
-        # an empty line); a line holding "@" or ":~" is left to the wrappers, as a prompt
-        # could be ("[pi@host ~]$"): tested only when the log holds one at all
-        m0 = ts_msg_match(stripped)
-        if m0 is not None:
-            clock, end, caller, msg = m0.groups()
-            quick = clocked.get(msg)
-            # a message `clocked` holds came from a line without "@" and ":~" (or the log
-            # has none), and a plain clock "]" holds neither: only a new message, a caller
-            # or an "@<cpu>]" clock needs the two scans of the line (a long log's lines are
-            # mostly messages read before under another clock)
-            if (
-                marks
-                and (quick is None or caller or end != "]")
-                and ("@" in stripped or ":~" in stripped)
-            ):
-                m0 = None
-        if m0 is not None:  # dmesg_wrappers.strip_prefix()'s first case
-            lines += 1
-            if caller and ":" in caller:  # a task's name ("[1: kbnepd bnep0: 97]"), not an
-                if len(callers) < _MEMO_LIMIT:  # id ("[T187]": one letter): its words too
-                    callers.add(caller)
+        if stamp is None:
+            raws, plain_key = chunk.split("\n"), None
+        elif "\n" in chunk:
+            raws, plain_key = f"[{stamp}] {chunk}".split("\n"), None
+        else:  # one line: its chunk is `plain`'s key if the line reads as a plain one
+            raws, plain_key = [f"[{stamp}] {chunk}"], chunk
+        slow += len(raws)
+        for raw in raws:
+            no += 1
+            if use_whole and (again := whole.get(raw)) is not None:
+                whole_hits += 1
+                lines += 1
+                msg, ts, is_kernel, found = again
+                if ts is not None:
+                    # the kernel's first clock, whatever came before
+                    if not timestamps and ts > 1.0:
+                        res.starts_mid_log = True
+                    timestamps = True
+                    if last_ts is not None and ts < last_ts:
+                        jumps += 1
+                    last_ts = ts
+                first_content = False
+                kernel_lines += is_kernel
+                if not is_kernel:
+                    others += logger_tagged(raw.strip())
+                if found is not None:
+                    events.append(DmesgEvent(found[0], no, ts, msg, found[1]))
+                continue
+            # A long log is ~100 000 lines: one strip() per line, and the common "[  12.345678]
+            # msg" form read here. Such a line cannot be noise: is_noise()'s fences and prompts
+            # start with "`", "~", "$" or "#", or need an "@" or ":~".
+            stripped = raw.strip()
+            # None at once for a line not starting with "[" (never an elision mark, "[...]", nor
+            # an empty line); a line holding "@" or ":~" is left to the wrappers, as a prompt
+            # could be ("[pi@host ~]$"): tested only when the log holds one at all
+            m0 = ts_msg_match(stripped)
+            if m0 is not None:
+                clock, end, caller, msg = m0.groups()
+                quick = clocked.get(msg)
+                # a message `clocked` holds came from a line without "@" and ":~" (or the log
+                # has none), and a plain clock "]" holds neither: only a new message, a caller
+                # or an "@<cpu>]" clock needs the two scans of the line (a long log's lines are
+                # mostly messages read before under another clock)
+                if (
+                    marks
+                    and (quick is None or caller or end != "]")
+                    and ("@" in stripped or ":~" in stripped)
+                ):
+                    m0 = None
+            if m0 is not None:  # dmesg_wrappers.strip_prefix()'s first case
+                lines += 1
+                if caller and ":" in caller:  # a task's name ("[1: kbnepd bnep0: 97]"), not an
+                    if len(callers) < _MEMO_LIMIT:  # id ("[T187]": one letter): its words too
+                        callers.add(caller)
+                    else:
+                        covered = False
+                ts, known = float(clock), True
+                if quick is not None:
+                    # a long log's common line: a message read before under another clock, with
+                    # nothing joined after it; its reading whole, without the steps below
+                    if plain_key == msg and not caller and end == "]" and len(plain) < _MEMO_LIMIT:
+                        # the same line under another clock: a dict hit above
+                        found = quick[1]
+                        plain[plain_key] = () if found is None else (found[0], quick[0], found[1])
+                    msg, found = quick
+                    kernel_lines += 1
+                    if not timestamps and ts > 1.0:
+                        res.starts_mid_log = True
+                    timestamps = True
+                    if last_ts is not None and ts < last_ts:
+                        jumps += 1
+                    last_ts = ts
+                    first_content = False
+                    if found is not None:
+                        events.append(DmesgEvent(found[0], no, ts, msg, found[1]))
+                    continue
+                clock_key = msg
+                if (head := heads.get(msg)) is not None:
+                    msg, joined_parts = head
                 else:
-                    covered = False
-            ts, known = float(clock), True
-            if quick is not None:
-                # a long log's common line: a message read before under another clock, with
-                # nothing joined after it; its reading whole, without the steps below
-                msg, found = quick
-                kernel_lines += 1
+                    head_of = msg
+                    msg, joined_parts = _message_head(msg, ts_match)
+                    if len(heads) < _MEMO_LIMIT:
+                        heads[head_of] = (msg, joined_parts)
+                    else:
+                        covered = False
+                if joined_parts:
+                    later += joined_parts
+                    clock_key = None
+            else:
+                clock_key = None
+                # no hash of a long line
+                if len(stripped) <= _ELLIPSIS_LEN and stripped in _ELLIPSIS:
+                    res.elided = True
+                    if first_content:
+                        res.starts_mid_log = True
+                    continue
+                if not stripped:
+                    continue
+                if stripped in wrapped:
+                    unwrapped = wrapped[stripped]
+                else:
+                    unwrapped = _outside_noise(stripped)
+                    if len(wrapped) < _MEMO_LIMIT:
+                        wrapped[stripped] = unwrapped
+                    else:
+                        covered = False
+                if unwrapped is None:
+                    continue
+                lines += 1
+                msg, ts, known = unwrapped
+            if ts is not None:
+                # systemd's "[  OK  ]" lines before it: still mid-log
                 if not timestamps and ts > 1.0:
                     res.starts_mid_log = True
                 timestamps = True
                 if last_ts is not None and ts < last_ts:
                     jumps += 1
                 last_ts = ts
-                first_content = False
-                if found is not None:
-                    events.append(DmesgEvent(found[0], no, ts, msg, found[1]))
-                continue
-            clock_key = msg
-            if (head := heads.get(msg)) is not None:
-                msg, joined_parts = head
+            if first_content:  # the log's first line: where it starts, if no kernel clock says
+                first_head = (stripped, msg)
+            first_content = False
+            if (hit := seen.get(msg)) is not None:
+                msg, found = hit
             else:
-                head_of = msg
-                msg, joined_parts = _message_head(msg, ts_match)
-                if len(heads) < _MEMO_LIMIT:
-                    heads[head_of] = (msg, joined_parts)
-                else:
-                    covered = False
-            if joined_parts:
-                later += joined_parts
-                clock_key = None
-        else:
-            clock_key = None
-            if len(stripped) <= _ELLIPSIS_LEN and stripped in _ELLIPSIS:  # no hash of a long line
-                res.elided = True
-                if first_content:
-                    res.starts_mid_log = True
-                continue
-            if not stripped:
-                continue
-            if stripped in wrapped:
-                unwrapped = wrapped[stripped]
-            else:
-                unwrapped = _outside_noise(stripped)
-                if len(wrapped) < _MEMO_LIMIT:
-                    wrapped[stripped] = unwrapped
-                else:
-                    covered = False
-            if unwrapped is None:
-                continue
-            lines += 1
-            msg, ts, known = unwrapped
-        if ts is not None:
-            if not timestamps and ts > 1.0:  # systemd's "[  OK  ]" lines before it: still mid-log
-                res.starts_mid_log = True
-            timestamps = True
-            if last_ts is not None and ts < last_ts:
-                jumps += 1
-            last_ts = ts
-        if first_content:  # the log's first line: where it starts, if no kernel clock says
-            first_head = (stripped, msg)
-        first_content = False
-        if (hit := seen.get(msg)) is not None:
-            msg, found = hit
-        else:
-            found = _classify(msg)
-            if len(seen) < _MEMO_LIMIT:
-                seen[msg] = (msg, found)
-        if clock_key is not None and len(clocked) < _MEMO_LIMIT:
-            clocked[clock_key] = (msg, found)
-        # a trace's frame has no "driver: " head ("[<c000bfc5>] (unwind_backtrace) from ...")
-        # ... or a network daemon's line about an interface (a journal of networkd alone)
-        is_kernel = (
-            known or _KERNEL_MSG_RE.match(msg) is not None or _is_trace(found) or _daemon(found)
-        )
-        kernel_lines += is_kernel
-        if not is_kernel:  # another program's line (a logread, a journal) or one of no shape
-            others += logger_tagged(stripped)
-        if found is not None:
-            events.append(DmesgEvent(found[0], no, ts, msg, found[1]))  # shared, read-only
-        if use_whole and not later:  # a line with others joined to it is read in full again
-            if len(whole) < _WHOLE_LIMIT and (whole_hits or len(whole) < _WHOLE_PROBE):
-                whole[raw] = (msg, ts, is_kernel, found)
-            elif whole_hits < len(whole):
-                use_whole = False
-                whole.clear()
-        if later:
-            for ts_part, part in later:
-                kernel_lines, lines = kernel_lines + 1, lines + 1
-                last_ts = ts_part
-                if (hit := seen.get(part)) is not None:  # a joined part is a message too:
-                    part, found = hit  # each distinct one classified once, as above
-                else:
-                    found = _classify(part)
-                    if len(seen) < _MEMO_LIMIT:
-                        seen[part] = (part, found)
-                if found is not None:
-                    events.append(DmesgEvent(found[0], no, ts_part, part, found[1]))
-            later.clear()
+                found = _classify(msg)
+                if len(seen) < _MEMO_LIMIT:
+                    seen[msg] = (msg, found)
+            if clock_key is not None and len(clocked) < _MEMO_LIMIT:
+                clocked[clock_key] = (msg, found)
+                if plain_key == clock_key and not caller and end == "]":
+                    # the same line under another clock: a dict hit above
+                    plain[clock_key] = () if found is None else (found[0], msg, found[1])
+            # a trace's frame has no "driver: " head ("[<c000bfc5>] (unwind_backtrace) from ...")
+            # ... or a network daemon's line about an interface (a journal of networkd alone)
+            is_kernel = (
+                known or _KERNEL_MSG_RE.match(msg) is not None or _is_trace(found) or _daemon(found)
+            )
+            kernel_lines += is_kernel
+            if not is_kernel:  # another program's line (a logread, a journal) or one of no shape
+                others += logger_tagged(stripped)
+            if found is not None:
+                events.append(DmesgEvent(found[0], no, ts, msg, found[1]))  # shared, read-only
+            if use_whole and not later:  # a line with others joined to it is read in full again
+                if len(whole) < _WHOLE_LIMIT and (whole_hits or len(whole) < _WHOLE_PROBE):
+                    whole[raw] = (msg, ts, is_kernel, found)
+                elif whole_hits < len(whole):
+                    use_whole = False
+                    whole.clear()
+            if later:
+                for ts_part, part in later:
+                    kernel_lines, lines = kernel_lines + 1, lines + 1
+                    last_ts = ts_part
+                    if (hit := seen.get(part)) is not None:  # a joined part is a message too:
+                        part, found = hit  # each distinct one classified once, as above
+                    else:
+                        found = _classify(part)
+                        if len(seen) < _MEMO_LIMIT:
+                            seen[part] = (part, found)
+                    if found is not None:
+                        events.append(DmesgEvent(found[0], no, ts_part, part, found[1]))
+                later.clear()
+    lines, kernel_lines = lines + no - slow, kernel_lines + no - slow  # the hits' lines
     res.lines, res.kernel_lines, res.timestamp_jumps = lines, kernel_lines, jumps
     res.other_lines = others
     res.timestamps = timestamps
