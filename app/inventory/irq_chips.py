@@ -73,7 +73,9 @@ def _series(kernel: str | None, known: tuple[str, ...]) -> set[str]:
 def _per_cpu(fact: dict[str, Any], hwirq: str | None) -> bool:
     """Whether a line of hwirq `hwirq` is one of the chip's per-CPU lines."""
     first, last = fact["value"]
-    return bool(hwirq and hwirq.isdigit() and int(first) <= int(hwirq) <= int(last))
+    return bool(
+        hwirq and hwirq.isascii() and hwirq.isdigit() and int(first) <= int(hwirq) <= int(last)
+    )
 
 
 def pinned_line(names: list[str], kernel: str | None = None) -> FixedChip | None:

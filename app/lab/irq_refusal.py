@@ -54,8 +54,10 @@ def series_of(kernel: str | None) -> str | None:
 
 def _per_cpu(facts: list[dict[str, Any]], chip: str, series: str, hwirq: str | None) -> bool:
     """A per-CPU line of a chip that steers its others (the GIC's 0-31: irqchip_percpu_hwirqs)."""
+    if hwirq is None or not (hwirq.isascii() and hwirq.isdigit()):
+        return False
     return any(f["fact"] == "irqchip_percpu_hwirqs" and f.get("shown_as") == chip
-               and series in f["kernels"] and hwirq is not None and hwirq.isdigit()
+               and series in f["kernels"]
                and f["value"][0] <= int(hwirq) <= f["value"][1] for f in facts)  # fmt: skip
 
 

@@ -356,7 +356,8 @@ def _vendor_function(msg: str) -> tuple[str, dict[str, str]] | None:
     if found is None:
         return None
     row, fields = found
-    return "vendor_function", {**fields, "function": row.function or "", "format": row.format}
+    name = row.function or row.prefix or ""  # corpus66: a "prefix" row names its driver
+    return "vendor_function", {**fields, "function": name, "format": row.format}
 
 
 _ALL_NEEDLES = sorted({n for ns in _NEEDLES.values() for n in ns})

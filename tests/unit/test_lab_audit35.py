@@ -124,7 +124,7 @@ def test_the_xps_why_says_the_file_is_there_but_answers_enoent() -> None:
     text = "\n".join(plan_lines(TuningPlan("eth0", [item])))
     why = next(line for line in text.splitlines() if line.startswith("  Why: "))
     assert "the file is missing" not in why, why
-    assert "one transmit queue" in why and '"No such file or directory"' in why, why
+    assert "one transmit queue" in why and "“No such file or directory”" in why, why
 
 
 # Row 3: atlantic with interrupt moderation off (aq_itr=0: aq_ethtool_get_coalesce shows usecs 0,

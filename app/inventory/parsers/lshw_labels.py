@@ -93,7 +93,7 @@ def _by_place(v: str, tokens: list[str], seen: AbstractSet[str]) -> str | None:
 
 
 def _iface(v: str) -> bool:
-    return bool(_IFACE.fullmatch(v)) and not v.isdigit()
+    return bool(_IFACE.fullmatch(v)) and not (v.isascii() and v.isdigit())
 
 
 def rates(values: list[float], speed: float | None) -> tuple[float | None, float | None]:
