@@ -13,6 +13,11 @@ extracted. Everything is cached under `~/.cache/sbctune/daemon-src/` (or
 `$SBCTUNE_DAEMON_SRC_CACHE`); a later call for paths already extracted touches no network.
 Debian's own patches (the `.debian.tar.xz`) are not applied: they touch none of the cited files'
 log formats in these versions (the check reads the upstream text verbatim).
+
+A pin with a "deb" (and its "sha256") names a binary package instead: ifplugd 0.28-19.5, whose
+.dsc the pool serves but whose ifplugd_0.28.orig.tar.gz it does not (404). Its .deb is fetched
+from the same pool, checked against the pinned SHA-256 (bookworm's Packages index gives it) and
+its globs extracted with dpkg-deb: the executable's strings are what the table is checked on.
 """
 
 from __future__ import annotations
@@ -41,6 +46,11 @@ class Pin:
     package: str  # the Debian source package: "systemd", "network-manager"
     version: str  # the Debian version: "252.39-1~deb12u2"
     globs: tuple[str, ...]  # tar wildcards below the tree's top
+    # a binary package instead of the source: its .deb's file name in the pool and that file's
+    # SHA-256 (the one the suite's Packages index gives), for a package whose upstream tarball
+    # the pool no longer serves (ifplugd_0.28.orig.tar.gz: its .dsc is there, the tarball is not)
+    deb: str = ""
+    sha256: str = ""
 
 
 @dataclass(frozen=True)
@@ -66,9 +76,12 @@ def pins(table: dict[str, object]) -> list[Pin]:
     sources = table["sources"]
     assert isinstance(sources, dict)
     return [
-        Pin(key, str(info["package"]), str(info["version"]), tuple(info["globs"]))
+        Pin(
+            key, str(info["package"]), str(info["version"]), tuple(info["globs"]),
+            str(info.get("deb", "")), str(info.get("sha256", "")),
+        )
         for key, info in sources.items()
-    ]
+    ]  # fmt: skip
 
 
 def _pool_dir(package: str) -> str:
@@ -119,6 +132,34 @@ def _tarball(pin: Pin, cache: Path) -> Path:
     return tar_path
 
 
+def _deb(pin: Pin, cache: Path) -> Path:
+    """The pinned .deb, fetched once and checked against the pinned SHA-256."""
+    deb_path = cache / "debs" / pin.deb
+    if deb_path.exists() and hashlib.sha256(deb_path.read_bytes()).hexdigest() == pin.sha256:
+        return deb_path
+    data = _get(f"{_pool_dir(pin.package)}/{pin.deb}")
+    if hashlib.sha256(data).hexdigest() != pin.sha256:
+        raise DaemonSourceError(f"{pin.deb}: SHA-256 differs from the pinned one")
+    deb_path.parent.mkdir(parents=True, exist_ok=True)
+    deb_path.write_bytes(data)
+    return deb_path
+
+
+def _extract_deb(deb: Path, into: Path, globs: Sequence[str]) -> None:
+    """The files of `deb`'s data that match `globs` (paths below its root, no leading "./")."""
+    into.mkdir(parents=True, exist_ok=True)
+    data = subprocess.run(["dpkg-deb", "--fsys-tarfile", str(deb)], capture_output=True,
+                          check=False)  # fmt: skip
+    if data.returncode != 0:
+        raise DaemonSourceError(f"dpkg-deb could not read {deb.name}: {data.stderr[-300:]!r}")
+    done = subprocess.run(
+        ["tar", "-x", "-C", str(into), "--wildcards", *[f"./{g}" for g in globs]],
+        input=data.stdout, capture_output=True, check=False,
+    )  # fmt: skip
+    if done.returncode != 0:
+        raise DaemonSourceError(f"extracting {list(globs)}: {done.stderr[-300:]!r}")
+
+
 def _stamp(tree_parent: Path) -> set[str]:
     try:
         return set(json.loads((tree_parent / _STAMP).read_text(encoding="utf-8")))
@@ -140,7 +181,7 @@ def obtain(pin: Pin, *, cache: Path | None = None, offline: bool = False) -> Dae
     """The upstream tree of `pin` with at least its globs extracted (offline: cache only)."""
     cache = cache or cache_dir()
     upstream = pin.version.split("-")[0].split(":")[-1]
-    tree_parent = cache / f"{pin.package}_{pin.version}"
+    tree_parent = cache / (f"{pin.package}_{pin.version}" + ("_deb" if pin.deb else ""))
     with source_cache.locked(cache):
         done = _stamp(tree_parent)
         todo = [g for g in pin.globs if g not in done]
@@ -148,6 +189,12 @@ def obtain(pin: Pin, *, cache: Path | None = None, offline: bool = False) -> Dae
         if todo:
             if offline or os.environ.get("SBCTUNE_DAEMON_SRC_OFFLINE"):
                 raise DaemonSourceError(f"{pin.package} {pin.version} is not cached in {cache}")
+            if pin.deb:
+                _extract_deb(_deb(pin, cache), tree_parent / "deb", todo)
+                top_file.write_text("deb", encoding="utf-8")
+                stamp = json.dumps(sorted(done | set(todo)))
+                (tree_parent / _STAMP).write_text(stamp, encoding="utf-8")
+                return DaemonSource(pin=pin, upstream=upstream, root=tree_parent / "deb")
             tarball = _tarball(pin, cache)
             top = _top_dir(tarball)
             tree_parent.mkdir(parents=True, exist_ok=True)

@@ -41,6 +41,7 @@ LEVELS = {
     "log_link_warning": "warning", "log_link_error": "error",
     "_LOGT": "trace", "_LOGD": "debug", "_LOGI": "info", "_LOGW": "warn", "_LOGE": "error",
     "log_struct(LOG_INFO, LOG_LINK_MESSAGE)": "info",
+    "logdebugx": "debug", "loginfox": "info", "logwarnx": "warning", "logerrx": "error",
 }  # fmt: skip
 # the wrapper each daemon's line stands in, in a journal (the reader cuts nothing before it)
 WRAPPERS = {
@@ -49,6 +50,8 @@ WRAPPERS = {
     "device (eth0): ",
     "NetworkManager-dhcp": "Nov 29 10:00:01 pi NetworkManager[600]: <info>  [1701252001.1234] "
     "dhcp4 (eth0): ",
+    "dhcpcd": "Nov 29 10:00:01 pi dhcpcd[620]: ",  # the format itself holds "%s: "
+    "ifplugd": "Nov 29 10:00:01 pi ifplugd(eth0)[1395]: ",
 }
 
 
@@ -88,6 +91,14 @@ def test_every_cited_text_is_verbatim_in_its_function(
 ) -> None:
     problems = []
     for row, key, site in _sites():
+        if "binary" in site:  # a binary package's executable: the format and argument as strings
+            data = sources[key].path(site["file"]).read_bytes()
+            for said in (site["text"], row.get("argument")):
+                if said and b"\0" + said.encode() + b"\0" not in data:
+                    problems.append(f"{key} {site['file']}: no string {said!r}")
+            if site["text"] != row["format"]:
+                problems.append(f"{key} {site['file']}: {site['text']!r} is not the row's format")
+            continue
         text = sources[key].path(site["file"]).read_text(encoding="utf-8", errors="replace")
         where = f"{key} {site['file']}: {site['text']!r}"
         at = text.find(site["text"])
@@ -109,7 +120,11 @@ def test_every_cited_text_is_verbatim_in_its_function(
         if site["level"] not in row["level"].split("/"):
             problems.append(f"{where}: the row's level {row['level']} misses {site['level']}")
         said = regen_daemon_lines.c_value(site["text"])
-        fits = said.startswith(row["format"]) if row.get("prefix") else said == row["format"]
+        want = regen_daemon_lines.LEAD_OF.get(row["daemon"], "") + row["format"]
+        fits = said.startswith(want) if row.get("prefix") else said == want
+        if argument := row.get("argument"):
+            end = text.find(";", at)
+            fits = fits and f'"{argument}"' in text[at:end]
         if not fits:
             problems.append(f"{where} says {said!r}, not the row's {row['format']!r}")
     assert problems == []
@@ -125,9 +140,13 @@ def test_the_table_is_what_the_source_generates(
         assert mine == fresh, f"{mine['format']!r}: run scripts/regen_daemon_lines.py"
 
 
-def _rendered(c_said: str) -> str:
-    """A line the daemon could print from the format: a value in every conversion."""
-    line = re.sub(r"\{[A-Z_][A-Z0-9_]*\}", "192.0.2.7", c_said)
+def _rendered(c_said: str, daemon: str, argument: str = "") -> str:
+    """A line the daemon could print from the format: a value in every conversion (the row's
+    argument in the first, where it names one; dhcpcd's own "%s: " the interface)."""
+    if lead := regen_daemon_lines.LEAD_OF.get(daemon):
+        c_said = "eth0: " + c_said.removeprefix(lead)
+    line = c_said.replace("%s", argument, 1) if argument else c_said
+    line = re.sub(r"\{[A-Z_][A-Z0-9_]*\}", "192.0.2.7", line)
     line = re.sub(r"%[-+ #0]*\d*(?:\.\d+)?(?:ll|l|z)?[diu]", "7", line)
     return re.sub(r"%[-+ #0]*\d*(?:\.\d+)?s", "activated", line)
 
@@ -135,7 +154,8 @@ def _rendered(c_said: str) -> str:
 def test_the_reader_reads_every_cited_line_as_its_row_says() -> None:
     problems = []
     for row, key, site in _sites():
-        line = WRAPPERS[row["daemon"]] + _rendered(regen_daemon_lines.c_value(site["text"]))
+        said = regen_daemon_lines.c_value(site["text"]) if "binary" not in site else site["text"]
+        line = WRAPPERS[row["daemon"]] + _rendered(said, row["daemon"], row.get("argument", ""))
         got = daemon_line(line)
         if row["says"] in ("carrier_up", "carrier_down"):
             want: tuple[str, dict[str, str]] | None = (

@@ -13,6 +13,7 @@ from sbctune.catalog.vendor_formats import vendor_line
 from sbctune.catalog.wiphy_chips import revision_chip
 from sbctune.inventory.device_line_keys import device_sighting
 from sbctune.inventory.log_complaints import firmware_file, firmware_runs, kernel_complaint
+from sbctune.inventory.parsers.daemon_lines import carrier_up_states
 from sbctune.inventory.parsers.dmesg import DmesgEvent
 from sbctune.inventory.sightings import Sighting, iface_key
 
@@ -75,7 +76,7 @@ def _carrier(event: DmesgEvent, sighting: Sighting) -> None:
     counts only where the kernel's own line for it is missing (nic_log._link_changes): the
     daemons write theirs for the same change the kernel's driver reported (walk 24: "went down
     4 times" where the kernel said 2, a dmesg and a networkd journal pasted together)."""
-    up = event.fields.get("state") in ("Gained", "connected")
+    up = event.fields.get("state") in carrier_up_states()
     sighting.add("daemon_link_event", (event.line, event.timestamp, up), _SRC, event.text,
                  event.line)  # fmt: skip
     sighting.add("link", up, _SRC, event.text, event.line)

@@ -429,11 +429,6 @@ KNOWN_GAPS: dict[str, str] = {
         "'ax88796 ax88796.): 16bit, ...' as archived: neither a quoted mail's markers nor a "
         "device name cut to '.)' is read, and guessing 'ax88796.0' would invent a name"
     ),
-    "old66_pi_rpifw98_smsc95xx_register_index_ifplugd_link_beat_lost_syslog": (
-        "ifplugd's own syslog line 'ifplugd(eth0)[1395]: Link beat lost.' (Raspbian wheezy's "
-        "link watcher) is no format of daemon_lines.json, which is generated from systemd's and "
-        "NetworkManager's source only; ifplugd's source (Debian's ifplugd 0.28) is not fetched"
-    ),
 }
 
 

@@ -1,8 +1,10 @@
 """Lines the network daemons write about an interface, by their own formats
 (``resources/catalog/daemon_lines.json``, each row citing the daemon's source):
 systemd-networkd's ``end0: Found driver: macb`` / ``State changed: ...`` / ``Gained carrier``,
-NetworkManager's ``device (end1): state change: ...`` / ``dhcp4 (end1): ...``. A journal of
-a daemon alone names the interface, its driver and its carrier, with no kernel line at all.
+NetworkManager's ``device (end1): state change: ...`` / ``dhcp4 (end1): ...``, dhcpcd's
+``dhcpcd[620]: eth0: carrier lost``, ifplugd's ``ifplugd(eth0)[1395]: Link beat lost.``.
+A journal of a daemon alone names the interface, its driver and its carrier, with no kernel
+line at all.
 
 A line is found by its daemon's prefix anywhere in it (whatever wrapper precedes it: a syslog
 clock and host, journalctl's, NetworkManager's own "<info>  [clock]"), then the formats of
@@ -28,6 +30,9 @@ _PREFIXES = {
     ),
     "NetworkManager-device": later(rf"(?:^|(?<=[\s\]]))device \((?P<iface>{_IF})\): "),
     "NetworkManager-dhcp": later(rf"(?:^|(?<=[\s\]]))dhcp[46] \((?P<iface>{_IF})\): "),
+    "dhcpcd": later(rf"(?:^|(?<=\s))dhcpcd(?:\[\d{{1,10}}\])?: (?P<iface>{_IF}): "),
+    # libdaemon's syslog ident "ifplugd(%s)" (src/ifplugd.c work()), then LOG_PID's "[PID]"
+    "ifplugd": later(rf"(?:^|(?<=\s))ifplugd\((?P<iface>{_IF})\)(?:\[\d{{1,10}}\])?: "),
 }
 # the cheap test: each prefix's literal (a long log's lines mostly hold none)
 _DAEMON_OF = {
@@ -35,6 +40,8 @@ _DAEMON_OF = {
     "device (": "NetworkManager-device",
     "dhcp4 (": "NetworkManager-dhcp",
     "dhcp6 (": "NetworkManager-dhcp",
+    "dhcpcd": "dhcpcd",
+    "ifplugd(": "ifplugd",
 }
 KINDS = frozenset({"daemon_iface", "carrier"})
 _MAX_LINE = 600
@@ -65,8 +72,10 @@ def daemon_formats() -> tuple[DaemonFormat, ...]:
         rows = json.loads(path.read_text(encoding="utf-8"))["formats"]
         found = []
         for row in rows:
-            fields = [str(f) for f in row["fields"]]
-            regex, needle = _compile(str(row["format"]), fields, bool(row.get("prefix")))
+            fmt, fields = str(row["format"]), [str(f) for f in row["fields"]]
+            if argument := row.get("argument"):  # the one value the source passes to its %s
+                fmt, fields = fmt.replace("%s", str(argument), 1), fields[1:]
+            regex, needle = _compile(fmt, fields, bool(row.get("prefix")))
             found.append(
                 DaemonFormat(
                     str(row["daemon"]), str(row["format"]), str(row["says"]),
@@ -79,11 +88,21 @@ def daemon_formats() -> tuple[DaemonFormat, ...]:
 
 
 def may_be_daemon_line(msg: str) -> bool:
-    """Whether the message holds one of _DAEMON_OF's literals: four substring tests (C's
+    """Whether the message holds one of _DAEMON_OF's literals: six substring tests (C's
     fast search), what a regex alternating them found at ~3.5x the cost (re scans an
     alternation of literals position by position), on each of a long log's ~7 000 distinct
     messages."""
-    return "systemd-networkd" in msg or "device (" in msg or "dhcp4 (" in msg or "dhcp6 (" in msg
+    return (
+        "systemd-networkd" in msg or "device (" in msg or "dhcp4 (" in msg or "dhcp6 (" in msg
+        or "dhcpcd" in msg or "ifplugd(" in msg
+    )  # fmt: skip
+
+
+@functools.cache
+def carrier_up_states() -> frozenset[str]:
+    """The carrier lines' own words for a carrier that came (networkd's "Gained",
+    NetworkManager's "connected", dhcpcd's "acquired", ifplugd's "detected")."""
+    return frozenset(row.state for row in daemon_formats() if row.says == "carrier_up")
 
 
 def daemon_line(msg: str) -> tuple[str, dict[str, str]] | None:
