@@ -28,8 +28,10 @@ def counted(count: int, word: str, many: str | None = None) -> str:
 # How the core writes numbers inside sentences (findings, their evidence, the reports), one
 # style everywhere (the s30 walk read "(6.2% of ~1664606)" beside tables' "11.3 %"):
 # - a percent with a space before the sign, as the window's and the reports' tables already
-#   write it (ui/units.change, export/tables, measure/table, the UDP and latency lines: 12
-#   places wrote " %", the advice's 10 wrote "%");
+#   write it (ui/units.change, export/tables and markdown, measure/table, the UDP and latency
+#   lines: 12 places wrote " %"; 13 wrote "%", 10 of them in the advice's findings, whose
+#   "6.2%" the walk read beside the tables' "11.3 %"). The tables win: they are on every
+#   page and in every report, and the window keeps "11.3 %" together on one line;
 # - a count grouped by thousands with commas, as the interface-counter findings already did
 #   ("3,412 CRC errors against 1,200,000 packets"), never a bare "1664606".
 
