@@ -23,6 +23,7 @@ from sbctune.catalog import Catalog
 from sbctune.catalog.model import Figure as BusFigure
 from sbctune.history.records import Direction, Mode, RunRecord, TestRecord
 from sbctune.inventory.model import Finding, Inventory, Nic, Recommendation
+from sbctune.wording import percent
 
 BUS = "pcie-gen2-x1"
 # Together below this share of the sum alone: the NICs share a limit (run-to-run spread in the
@@ -176,7 +177,7 @@ def _finding(
         + ": "
         + " + ".join(f"{n} {singles[n]:.0f}" for n in names)
         + f" = {alone_total:.0f} Mbit/s"
-        + f" (together {100 * best.total / alone_total:.0f}% of that)",
+        + f" (together {percent(best.total, alone_total)} of that)",
         f"catalog: a PCIe Gen 2 x1 link carried ~{cap.value:.0f} Mbit/s in total"
         + (f" ({cap.conditions})" if cap.conditions else ""),
     ]

@@ -18,6 +18,7 @@ from typing import Any, Literal
 
 from sbctune.advice.counter_totals import drop_totals
 from sbctune.inventory.model import Finding, Nic, Recommendation
+from sbctune.wording import grouped, percent
 
 Kind = Literal["error", "drop", "pause", "normal"]
 Side = Literal["rx", "tx"]
@@ -141,10 +142,6 @@ _CAUSE = {
 _ID = {"error": "counter-errors", "drop": "counter-drops", "pause": "pause-frames"}
 
 
-def _pct(share: float) -> str:
-    return f"{share * 100:.2f} %" if share < 0.1 else f"{share * 100:.0f} %"
-
-
 def stats_findings(
     nic: Nic, label: str, kernel: str | None = None
 ) -> tuple[list[Finding], set[tuple[str, str]]]:
@@ -196,8 +193,8 @@ def stats_findings(
             others = sorted({plain(n) for *_v, n in hits[1:4] if not _total(n)} - {plain(top)})
             also = f"; also {', '.join(others)}" if others else ""
             summary = (
-                f"{label} counted {count:,} {plain(top)} against {total:,} packets "
-                f"{_WORD[which]} ({_pct(share)}{also}). {_CAUSE[(kind, which)]}"
+                f"{label} counted {grouped(count)} {plain(top)} against {grouped(total)} packets "
+                f"{_WORD[which]} ({percent(share)}{also}). {_CAUSE[(kind, which)]}"
             )
             if top in totals:
                 summary += " " + totals[top].note(top)
@@ -230,8 +227,8 @@ def interface_findings(
             info, warning = _share_limits(kind)  # type: ignore[arg-type]
             if count < rules().limits["min_count"] or share < info:
                 continue
-            shown = f"{share:.1%}" if share >= 0.001 else f"{share:.2%}"
-            said.append(f"{count} of {total} {word} packets {key} ({shown})")
+            shown = f"{grouped(count)} of {grouped(total)} {word} packets {key}"
+            said.append(f"{shown} ({percent(share)})")
             if f"{which}_{key}" in totals:
                 notes.append(totals[f"{which}_{key}"].note(f"{which}_{key}"))
             if share >= warning:

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from sbctune.advice import thresholds as th
+from sbctune.wording import percent
 
 
 @dataclass(frozen=True)
@@ -44,12 +45,13 @@ def irq_bound_core(pi_cpu: dict[str, Any] | None) -> IrqBound | None:
     )
     if not saturated or others_busy >= th.OTHER_CORES_IDLE_BELOW:
         return None
-    rest = ", ".join(f"CPU{c[0]} {c[1]:.0f}%" for c in others)
+    rest = ", ".join(f"CPU{c[0]} {percent(c[1], 100)}" for c in others)
+    busy_p, irq_p = percent(busy, 100), percent(irq, 100)
     return IrqBound(
         core=cpu,
-        summary=f"CPU{cpu} {busy:.0f}% busy, {irq:.0f}% of it in irq/softirq; others {rest}",
+        summary=f"CPU{cpu} {busy_p} busy, {irq_p} of it in irq/softirq; others {rest}",
         lines=[
-            f"Pi sampler: CPU{cpu} mean busy {busy:.0f}%, irq+softirq {irq:.0f}%",
-            f"Pi sampler: other cores mean busy {others_busy:.0f}% ({rest})",
+            f"Pi sampler: CPU{cpu} mean busy {busy_p}, irq+softirq {irq_p}",
+            f"Pi sampler: other cores mean busy {percent(others_busy, 100)} ({rest})",
         ],
     )

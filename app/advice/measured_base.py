@@ -19,6 +19,7 @@ from sbctune.inventory.model import (
     RecommendationKind,
     Severity,
 )
+from sbctune.wording import percent
 
 USB2_MBPS = 480
 
@@ -34,10 +35,6 @@ class Measured:
     # recommended again, nor named in a recommendation's title (the s17 walk: "Larger socket
     # buffers" while they were on trial)
     in_force: set[str] = field(default_factory=set)
-
-
-def pct(part: float, whole: float) -> str:
-    return f"{100 * part / whole:.0f}%" if whole else "?"
 
 
 class NicAdvisorBase:
@@ -125,7 +122,7 @@ class NicAdvisorBase:
         return (
             f"TCP/IP framing: each {f.wire_bytes}-byte frame on the wire carries "
             f"{f.tcp_payload_bytes} bytes of data at MTU {f.mtu} "
-            f"({f.tcp_payload_bytes}/{f.wire_bytes} = {100 * f.efficiency:.1f}%)"
+            f"({f.tcp_payload_bytes}/{f.wire_bytes} = {percent(f.efficiency, places=1)})"
         )
 
     # ------------------------------------------------------------------ checks

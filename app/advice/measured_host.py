@@ -11,7 +11,7 @@ from sbctune.advice.measured_base import NicAdvisorBase
 from sbctune.advice.runs import LABEL
 from sbctune.catalog import Chip
 from sbctune.tuning.boot_rules import pcie_x1_refusal
-from sbctune.wording import counted
+from sbctune.wording import counted, grouped, percent
 
 
 class HostChecks(NicAdvisorBase):
@@ -104,10 +104,14 @@ class HostChecks(NicAdvisorBase):
             self.finding(
                 "many-retransmits",
                 "warning",
-                f"{counted(figure.retransmits, 'segment')} were sent again during {figure.label} "
-                f"({100 * share:.1f}% of ~{segments:.0f}): frames are being lost between the Pi "
-                "and the PC.",
-                [figure.cite() + f", {figure.retransmits} retransmits in {figure.seconds:.0f} s"],
+                # one bracket group only: the label already ends in "(one direction at a time)"
+                f"{counted(figure.retransmits, 'segment')} were sent again during {figure.label}, "
+                f"{percent(share)} of the ~{grouped(segments)} sent: frames are being lost "
+                "between the Pi and the PC.",
+                [
+                    figure.cite()
+                    + f", {counted(figure.retransmits, 'retransmit')} in {figure.seconds:.0f} s"
+                ],
             )
             self.tweaks("retransmits", [figure.cite()])
             self.recommend(

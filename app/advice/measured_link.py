@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from sbctune.advice import thresholds as th
 from sbctune.advice.faster_board import faster_board
-from sbctune.advice.measured_base import NicAdvisorBase, pct
+from sbctune.advice.measured_base import NicAdvisorBase
 from sbctune.advice.runs import LABEL, Figure
+from sbctune.wording import percent
 
 
 def _dipped(figure: Figure) -> bool:
@@ -67,7 +68,7 @@ class LinkChecks(NicAdvisorBase):
             f"{limit:.1f} Mbit/s is the most TCP can carry over {link} Mbit/s Ethernet at MTU "
             f"{self.nic.mtu or 1500}: headers (Ethernet, IP, TCP), preamble and inter-frame gap "
             "take the rest. No tuning makes it faster.",
-            [_best_cite(f) + f" = {pct(f.best_mbps, link)} of {link} Mbit/s" for f in at]
+            [_best_cite(f) + f" = {percent(f.best_mbps, link)} of {link} Mbit/s" for f in at]
             + [self.framing_line() + f" → {limit:.1f} Mbit/s at {link} Mbit/s"],
         )
         self.beyond_link(max(f.best_mbps for f in at))
@@ -193,7 +194,7 @@ class LinkChecks(NicAdvisorBase):
             "asymmetric",
             "warning",
             f"{self.label} is much slower {LABEL[slow.direction]} ({slow.mbps:.0f} Mbit/s) than "
-            f"{LABEL[fast.direction]} ({fast.mbps:.0f} Mbit/s): {pct(slow.mbps, fast.mbps)}.",
+            f"{LABEL[fast.direction]} ({fast.mbps:.0f} Mbit/s): {percent(slow.mbps, fast.mbps)}.",
             [slow.cite(), fast.cite()],
         )
 
@@ -206,7 +207,7 @@ class LinkChecks(NicAdvisorBase):
         if both >= th.FULL_DUPLEX_COLLAPSE_RATIO * alone:
             return
         evidence = [f.cite() for f in (*half, *full)] + [
-            f"together {both:.0f} Mbit/s vs {alone:.0f} one at a time ({pct(both, alone)})"
+            f"together {both:.0f} Mbit/s vs {alone:.0f} one at a time ({percent(both, alone)})"
         ]
         if self.on_usb2:
             self.finding(

@@ -24,6 +24,7 @@ from sbctune.measure.sampler import PiSample
 from sbctune.measure.steady import TrialsAdded
 from sbctune.measure.table import nic_words
 from sbctune.measure.together import live_key
+from sbctune.wording import percent
 
 #: Two NICs' intervals are the same second when they ended this close on this PC's clock.
 SAME_SECOND_S = 0.5
@@ -61,9 +62,10 @@ def busiest_forms(sample: PiSample | None) -> list[str]:
     core = max(sample.cpus, key=lambda c: c.busy)
     # in the virtual Pi lab the cores are the lab host's (the lab says so: sampler_data.LabCpu)
     whose = "lab host" if sample.lab_cpu is not None else "Pi"
-    busy, irq = f"{core.busy:.0f}%", f"{core.irq_softirq:.0f}%"
+    # whole percents: a live line has no room for decimals
+    busy, irq = percent(core.busy, 100, places=0), percent(core.irq_softirq, 100, places=0)
     return [
-        f"   {whose} busiest: cpu{core.cpu} {busy:>4} (irq+softirq {irq})",
+        f"   {whose} busiest: cpu{core.cpu} {busy:>5} (irq+softirq {irq})",
         f"  {whose} cpu{core.cpu} {busy} (irq {irq})",
         f"  {whose} cpu{core.cpu} {busy}",
         "",

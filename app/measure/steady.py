@@ -18,6 +18,7 @@ from dataclasses import dataclass, replace
 from sbctune.measure.outcome import DirectionOutcome
 from sbctune.measure.plans import DIRECTION_LABEL, MODE_LABEL, Plan, TestSpec
 from sbctune.stats import mean_interval
+from sbctune.wording import percent
 
 
 @dataclass(frozen=True)
@@ -85,10 +86,9 @@ def _beyond(spread: float, limit: float) -> str:
     """`spread` as a percentage that reads larger than `limit`: whole percents, or as many
     decimals as it takes (walk 25: 5.15 % read "their mean ±5%, more than ±5%")."""
     for places in range(4):
-        shown = f"{spread:.{places}%}"
         if round(spread, places + 2) > limit:
-            return shown
-    return f"{spread:.4%}"
+            return percent(spread, places=places)
+    return percent(spread, places=4)
 
 
 def extra_round(plan: Plan, schedule: Sequence[TestSpec], outcomes: Sequence[DirectionOutcome]
@@ -120,7 +120,7 @@ def extra_round(plan: Plan, schedule: Sequence[TestSpec], outcomes: Sequence[Dir
                     replace(spec, trial=trials + 1, trials=trials + 1, extra=True),
                     f"{what}: the {len(means)} trials disagree (their mean "
                     f"±{_beyond(spread, plan.steady_within)}, more than "
-                    f"±{plan.steady_within:.0%}); one more trial",
+                    f"±{percent(plan.steady_within, places=0)}); one more trial",
                 )
             )
             break

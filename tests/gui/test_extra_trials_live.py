@@ -29,7 +29,7 @@ def test_the_page_shows_the_extra_trial_and_counts_its_time(window: MainWindow) 
     last = plan.tests[-1]  # PC -> Pi, trial 3
     extra = ExtraTrial(
         replace(last, trial=4, trials=4, extra=True),
-        "PC → Pi: the 3 trials disagree (their mean ±21%, more than ±5%); one more trial",
+        "PC → Pi: the 3 trials disagree (their mean ±21 %, more than ±5 %); one more trial",
     )
     at = len(plan.tests)
     live.feed(TrialsAdded(at, (extra,)))

@@ -22,6 +22,7 @@ import pytest
 
 from sbctune.advice.inspect import inspect_host
 from sbctune.lab import LabInfo
+from sbctune.wording import grouped
 from tests.lab_support import connect_to_lab
 
 pytestmark = [
@@ -67,6 +68,7 @@ async def test_inspect_reads_ethtool_s_and_the_interface_counters_see_the_cores_
     assert nic.counters.get("rx_dropped", 0) >= FRAMES
     ids = [f.id for f in inventory.findings]
     assert "counter-drops" not in ids
-    dropped = f"{nic.counters['rx_dropped']} of {nic.counters['rx_packets']} received packets"
+    counts = nic.counters
+    dropped = f"{grouped(counts['rx_dropped'])} of {grouped(counts['rx_packets'])} received packets"
     said = [f for f in inventory.findings if f.id == "interface-errors" and dropped in f.summary]
     assert said, ids

@@ -32,7 +32,7 @@ def _cores(*loads: tuple[float, float]) -> dict[str, Any]:
 def test_one_core_saturated_in_softirq_while_others_idle_is_found() -> None:
     found = irq_bound_core(_cores((99, 92), (12, 1), (8, 0), (5, 0)))
     assert found is not None and found.core == 0
-    assert "CPU0 99% busy, 92% of it in irq/softirq" in found.summary
+    assert "CPU0 99 % busy, 92 % of it in irq/softirq" in found.summary
 
 
 def test_busy_everywhere_or_one_core_is_not_irq_bound() -> None:
@@ -66,7 +66,7 @@ def test_cpu_bound_run_recommends_the_tweaks_with_the_sampler_evidence() -> None
     run = _run("eth0", {("pc_to_pi", "half"): 620}, pi_cpu=_cores((98, 90), (10, 1), (6, 0)))
     advice = advise(inventory, [run], load_catalog())
     finding = next(f for f in advice.findings if f.id == "cpu-bound")
-    assert any("CPU0 mean busy 98%" in line for line in finding.evidence)
+    assert any("CPU0 mean busy 98 %" in line for line in finding.evidence)
     tweak = next(r for r in advice.recommendations if r.kind == "tweak")
     assert {"rps-rfs", "irq-affinity"} <= set(tweak.tweak_ids)
 
@@ -114,7 +114,11 @@ def test_many_retransmits_are_found_with_their_share() -> None:
     run = _run("eth0", {("pi_to_pc", "half"): 800}, retransmits=5000, intervals=intervals)
     advice = advise(inventory, [run], load_catalog())
     finding = next(f for f in advice.findings if f.id == "many-retransmits")
-    assert "(0.7% of ~690608)" in finding.summary  # 800e6 / 8 / 1448 * 10 s segments
+    # 800e6 / 8 / 1448 * 10 s segments; one bracket group, the label's (s30 walk)
+    assert finding.summary == (
+        "5,000 segments were sent again during Pi → PC (one direction at a time), 0.72 % of "
+        "the ~690,608 sent: frames are being lost between the Pi and the PC."
+    )
     few = _run("eth0", {("pi_to_pc", "half"): 800}, retransmits=100, intervals=intervals)
     assert "many-retransmits" not in [
         f.id for f in advise(inventory, [few], load_catalog()).findings

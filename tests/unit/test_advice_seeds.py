@@ -133,7 +133,7 @@ def test_seed_001_one_dipped_trial_keeps_the_limit_of_100m_ethernet() -> None:
     assert "94 Mbit/s is the maximum of 100 Mbit/s Ethernet" in top.title
     limit = next(f for f in advice.findings if f.id == "at-physical-limit")
     assert "94 Mbit/s Pi → PC (the best of 3 trials; 89 on average)" in limit.summary
-    assert any("best trial 94 Mbit/s = 94% of 100 Mbit/s" in line for line in limit.evidence)
+    assert any("best trial 94 Mbit/s = 94 % of 100 Mbit/s" in line for line in limit.evidence)
 
 
 def test_seed_001_every_trial_below_the_limit_is_not_called_full() -> None:

@@ -46,7 +46,7 @@ def test_a_count_agrees_with_its_noun(count: int, word: str, many: str | None, s
 @given(st.integers(min_value=-(10**9), max_value=10**9), st.text(min_size=1, max_size=30))
 def test_counted_takes_any_count_and_word(count: int, word: str) -> None:
     said = counted(count, word)
-    assert said.startswith(f"{count} {word}")
+    assert said.startswith(f"{count:,} {word}")  # grouped by thousands: "55,666 segments"
     assert said.endswith("s") or count == 1
 
 

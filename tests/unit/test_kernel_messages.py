@@ -139,7 +139,7 @@ def test_interface_counters_are_judged_against_the_traffic() -> None:
         ]
 
     (dropped,) = findings("rpi3_dropped_1954_old.txt")
-    assert "15336 of 275242 received packets dropped (5.6%)" in dropped
+    assert "15,336 of 275,242 received packets dropped (5.6 %)" in dropped
     assert findings("pihole_utils_rpi_new_format.txt") == []
 
 

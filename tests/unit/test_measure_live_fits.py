@@ -52,13 +52,13 @@ def test_each_second_is_one_line_in_80_columns(
     assert len(lines) == 2, lines  # one line per second, nothing wrapped under it
     assert all(len(line) < 80 for line in lines), lines
     whose = "lab host" if lab else "Pi"
-    assert lines[0].endswith(f"2345.6 Mbit/s (omitted)  {whose} cpu0 100% (irq 20%)"), lines
+    assert lines[0].endswith(f"2345.6 Mbit/s (omitted)  {whose} cpu0 100 % (irq 20 %)"), lines
 
 
 def test_a_pipe_and_a_wide_terminal_keep_the_full_words(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    full = "941.0 Mbit/s   lab host busiest: cpu0 100% (irq+softirq 20%)"
+    full = "941.0 Mbit/s   lab host busiest: cpu0 100 % (irq+softirq 20 %)"
     assert _one_nic(capsys, True)[1].endswith(full)  # a pipe
     _terminal(monkeypatch, 120)
     assert _one_nic(capsys, True)[1].endswith(full)

@@ -54,7 +54,7 @@ def test_a_dipped_trial_gets_one_more_trial_of_that_test_only() -> None:
     assert spec.label == "PC → Pi, one way, 4 streams, 5 s, extra trial 4 (the first 3 disagreed)"
     # 95 % interval of [799, 898, 948]: ±(4.303 × 76 / √3) = ±189 Mbit/s, 21 % of 882.
     assert extra[0].why == (
-        "PC → Pi: the 3 trials disagree (their mean ±21%, more than ±5%); one more trial"
+        "PC → Pi: the 3 trials disagree (their mean ±21 %, more than ±5 %); one more trial"
     )
 
 

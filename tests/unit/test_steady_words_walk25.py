@@ -15,5 +15,5 @@ WALK = {"pi_to_pc": [937.3, 943.3], "pc_to_pi": [938.3, 930.7]}  # the walk's tr
 def test_a_spread_just_over_the_limit_reads_over_it() -> None:
     (extra,) = extra_round(TWO, TWO.tests, outcomes(WALK))
     assert extra.why == (
-        "PC → Pi: the 2 trials disagree (their mean ±5.2%, more than ±5%); one more trial"
+        "PC → Pi: the 2 trials disagree (their mean ±5.2 %, more than ±5 %); one more trial"
     )

@@ -131,7 +131,7 @@ def test_ip_s_counters_pasted_without_their_interface_line_are_the_named_interfa
     (nic,) = inv.nics
     assert (nic.name, nic.irqs) == ("eth0", [104])
     (summary,) = _finding(inv, "interface-errors")
-    assert "617 of 27502 received packets dropped" in summary
+    assert "617 of 27,502 received packets dropped" in summary
     assert _finding(inv, "irq-on-cpu0")
     # the same lines under a command that names no interface are read as nothing
     assert not _inventory({"ip -s link": text}).nics

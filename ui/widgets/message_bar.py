@@ -2,16 +2,23 @@
 text as the tooltip) instead of being clipped under the permanent texts on the right, and the
 widgets marked as yielding (the connection line) shrink to their shortest while a message shows
 (walk 14: at 800 x 600 the refusal "A measurement is running…" was cut mid-word and ran into
-"Connected: …" and the guard's countdown)."""
+"Connected: …" and the guard's countdown). The last text on the right keeps a gap from the
+window's edge when no size grip stands there (s30 walk, maximised at 800 x 600: "…unless
+kept" touched the edge)."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QRect, Qt
-from PySide6.QtGui import QPainter, QPaintEvent, QResizeEvent
+from PySide6.QtCore import QEvent, QObject, QRect, Qt
+from PySide6.QtGui import QPainter, QPaintEvent, QResizeEvent, QShowEvent
 from PySide6.QtWidgets import QStatusBar, QStyle, QStyleOption, QWidget
 
 # Qt's own "no maximum" (QWIDGETSIZE_MAX)
 NO_MAXIMUM = 16777215
+# The room right of the last text when the window shows no size grip: about the gap Qt's
+# layout leaves before the grip (its spacing and 1 px), so both cases end alike.
+EDGE_ROOM = 8
+# Qt's size grip hides itself in these states (QSizeGrip's event filter, Linux and Windows)
+_NO_GRIP = Qt.WindowState.WindowMaximized | Qt.WindowState.WindowFullScreen
 
 
 class MessageBar(QStatusBar):
@@ -20,6 +27,7 @@ class MessageBar(QStatusBar):
         self._permanent: list[QWidget] = []
         self._yielding: list[QWidget] = []
         self.messageChanged.connect(self._message_changed)
+        self._watched: QWidget | None = None
 
     def add_permanent(self, widget: QWidget, *, yielding: bool = False) -> None:
         """A text on the right; `yielding`: it shrinks to its shortest while a message shows."""
@@ -53,7 +61,27 @@ class MessageBar(QStatusBar):
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
+        self._keep_off_edge()
         self._sync_tooltip()
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        window = self.window()
+        if window is not self._watched:  # maximised or restored: the grip goes or comes
+            window.installEventFilter(self)
+            self._watched = window
+        self._keep_off_edge()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self._watched and event.type() == QEvent.Type.WindowStateChange:
+            self._keep_off_edge()
+        return super().eventFilter(watched, event)
+
+    def _keep_off_edge(self) -> None:
+        grip = self.isSizeGripEnabled() and not self.window().windowState() & _NO_GRIP
+        room = 0 if grip else EDGE_ROOM
+        if self.contentsMargins().right() != room:
+            self.setContentsMargins(0, 0, room, 0)
 
     def _sync_tooltip(self) -> None:
         message = self.currentMessage()
