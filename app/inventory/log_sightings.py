@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from itertools import compress
 from typing import Any
 
 from sbctune.catalog.old_formats import old_format_of
@@ -198,7 +199,11 @@ def again(stamps: Stamps, event: DmesgEvent) -> list[Fact]:
     """The template's facts said again by a repeat of its line (at the repeat's position):
     each a copy of its fields with the repeat's line (and clock), made in place as Fact.at
     does, without a method call and a field test per fact."""
-    no, clock = event.line, event.timestamp
+    return again_at(stamps, event.line, event.timestamp)
+
+
+def again_at(stamps: Stamps, no: int, clock: float | None) -> list[Fact]:
+    """``again`` of a repeat at line ``no`` with that clock (no event made for it)."""
     facts = []
     for said, how in stamps:
         fact = _new(Fact)
@@ -345,36 +350,76 @@ class _Reading:
 
 
 # Every kind a watcher or a skip in from_dmesg's loop tests for: a line of any other kind
-# (device, iface_named, link_up ...: 50 025 of the bench log's 57 081 events) takes one set
-# test there instead of eight, and only an open probe can see it.
+# (device, iface_named, link_up ...: 50 025 of the bench log's 57 081 events) is read only
+# the first time its message comes (and a second time when it is counted), or while a probe
+# is open.
 _WATCHED = frozenset(
     {"ip_config", *BOOT_FIRMWARE_KINDS, *LINUXPTP_KINDS, *ProbeWatch.KINDS, *TRACE_KINDS,
      *TEARDOWN_KINDS, *WIPHY_KINDS, *_SKIP, *_PCIE_LINK}
 )  # fmt: skip
+# kinds whose lines say nothing of their own (a watcher's alone, or skipped)
+_UNSAID = frozenset({"ip_config", *BOOT_FIRMWARE_KINDS, *_SKIP, *_PCIE_LINK})
+
+
+def _counted(key: tuple[str, str], fields: dict[str, str]) -> bool:
+    kind = key[0]
+    return kind in _COUNTED or (
+        kind == "old_format" and _old_link_change(DmesgEvent(kind, 0, None, key[1], fields))
+    )
+
+
+def _places(keys: list[tuple[str, str]], wanted: set[tuple[str, str]]) -> dict[Any, list[int]]:
+    """Each wanted key's places among ``keys``, in order (found in C; the loop is per place
+    found, not per line)."""
+    places: dict[Any, list[int]] = {key: [] for key in wanted}
+    for i in compress(range(len(keys)), map(wanted.__contains__, keys)):
+        places[keys[i]].append(i)
+    return places
 
 
 def from_dmesg(dmesg: DmesgResult | None) -> list[Sighting]:
+    """Per distinct message, not per line: a long log's ~10^5 lines are ~5 000 distinct
+    messages. The lines read in order are those a watcher reads (its kinds), each message's
+    first line, a counted message's second (where its repeats' sighting stands) and, while a
+    probe's reset is open, every line; a counted or complaining message's further repeats
+    only add facts, made afterwards from the columns (line number and clock)."""
     if dmesg is None:
         return []
+    texts, said, nos, clocks = dmesg.said()
+    kinds = dmesg.kinds()
+    keys = list(zip(kinds, texts))  # one tuple a line, made in C
+    # each key's first place: the reversed pairs, each key's last write its first place
+    first_at = dict(zip(reversed(keys), range(len(keys) - 1, -1, -1)))
+    counted = {k for k, i in first_at.items() if k[0] not in _UNSAID and _counted(k, said[i][1])}
+    counted_at = _places(keys, counted)
+    read = set(first_at.values())
+    read.update(places[1] for places in counted_at.values() if len(places) > 1)
+    read.update(compress(range(len(kinds)), map(_WATCHED.__contains__, kinds)))
     reading = _Reading()
-    found, firsts, seen, complaints = (
-        reading.found,
-        reading.firsts,
-        reading.seen,
-        reading.complaints,
-    )
+    found, firsts, seen = reading.found, reading.firsts, reading.seen
     probes, traces, wiphys = reading.probes, reading.traces, reading.wiphys
-    stamped, repeats = reading.stamps, reading.repeats
     probe_kinds = ProbeWatch.KINDS
-    # One loop over a long log's ~10^5 lines, its steps inline (no method call per line; the
-    # wiphy watcher reads the lines naming a device when one of its KINDS comes): the watchers
-    # see each line first (an IP configuration line is theirs alone); then a line said before
-    # says nothing new (a long log repeats itself), except that a counted line counts, and a
-    # driver's error line is counted as often as the log shows it.
-    events = dmesg.events
-    for index, event in enumerate(events):
+
+    def event_at(i: int) -> DmesgEvent:
+        kind, fields = said[i]
+        return DmesgEvent(kind, nos[i], clocks[i], texts[i], fields)
+
+    after, end = 0, len(keys)  # the first place not read yet; the end (the last "read")
+    for index in (*sorted(read), end):
+        if probes.open and after < index:
+            # the lines between, while a reset is open: the probe watch reads them (a line of
+            # another kind never opens one)
+            for between in range(after, index):
+                if (probed := probes.see(event_at(between))) is not None:
+                    found.append(probed)
+                if not probes.open:
+                    break
+        if index == end:
+            break
+        after = index + 1
+        event = event_at(index)
         kind = event.kind
-        if kind not in _WATCHED:  # ~7 of 8 lines of a long log: only an open probe sees them
+        if kind not in _WATCHED:
             if probes.open and (probed := probes.see(event)) is not None:
                 found.append(probed)
         else:
@@ -396,21 +441,26 @@ def from_dmesg(dmesg: DmesgResult | None) -> list[Sighting]:
             if kind in TEARDOWN_KINDS and (port := reading.teardown.see(event)) is not None:
                 found.append(port)
             # the wiphy watcher reads a wiphy line, a disconnect and the lines naming a device
-            # before it (WiphyWatch.at)
-            if kind in WIPHY_KINDS and (wiphy := wiphys.at(events, index)) is not None:
+            # before it (WiphyWatch.at_columns)
+            if kind in WIPHY_KINDS and (wiphy := wiphys.at_columns(said, event_at, index)):
                 found.append(wiphy)
                 firsts.append(wiphy)
             if kind in _SKIP or kind in _PCIE_LINK:
                 continue
-        key = (kind, event.text)
+        key = keys[index]
         if key not in seen:
             reading.first(key, event)
-        elif kind in _COUNTED or (kind == "old_format" and _old_link_change(event)):
-            # a counted line's repeats after its first: its stamps' copies, without a call
-            if (stamps := stamped.get(key)) is not None:
-                repeats[key].facts += again(stamps, event)
-            else:
-                reading.counted_again(key, event)
-        elif (complaint := complaints.get(key)) is not None:
-            complaint.facts += again(complaint.stamps, event)
+        elif key in counted and key not in reading.lean:
+            reading.counted_again(key, event)  # its first repeat: where its sighting stands
+    # the further repeats of a counted line, and a driver's error line's repeats: facts only
+    for key, places in counted_at.items():
+        if (stamps := reading.stamps.get(key)) is not None:
+            facts = reading.repeats[key].facts
+            for i in places[2:]:
+                facts += again_at(stamps, nos[i], clocks[i])
+    complaints = reading.complaints
+    for key, places in _places(keys, set(complaints) - counted).items():
+        complaint = complaints[key]
+        for i in places[1:]:
+            complaint.facts += again_at(complaint.stamps, nos[i], clocks[i])
     return reading.sightings()

@@ -15,6 +15,8 @@ read only when a wiphy line comes.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from sbctune.catalog.kernel_drivers import load_kernel_drivers
 from sbctune.catalog.wiphy_chips import wiphy_chip
 from sbctune.inventory.parsers.dmesg import DmesgEvent
@@ -60,6 +62,35 @@ class WiphyWatch:
                     by_driver[driver] = event
         self.last, self._read_to = last, index + 1
         return self.see(events[index])
+
+    def at_columns(
+        self,
+        said: list[tuple[str, dict[str, str]]],
+        event_at: Callable[[int], DmesgEvent],
+        index: int,
+    ) -> Sighting | None:
+        """``at`` over a log's columns (DmesgResult.columns: each line's kind and fields),
+        the event of a place made by ``event_at``: only the lines kept are made."""
+        last = None
+        kept: dict[str, int] = {}
+        by_driver = self.by_driver
+        size = len(by_driver)  # by_driver's, with the drivers kept here
+        for place in range(self._read_to, index):
+            kind, fields = said[place]
+            if fields.get("device") and kind != _NOT_PASSED:
+                last = place
+                driver = fields.get("driver")
+                if driver in by_driver or driver in kept:
+                    kept[driver] = place  # type: ignore[index]
+                elif driver and driver not in _BUS_CORES and size < 64:
+                    kept[driver] = place
+                    size += 1
+        for driver, place in kept.items():
+            by_driver[driver] = event_at(place)
+        if last is not None:
+            self.last = event_at(last)
+        self._read_to = index + 1
+        return self.see(event_at(index))
 
     def see(self, event: DmesgEvent) -> Sighting | None:
         # per line of a long log: no regex here; the device is read when a wiphy line comes

@@ -35,6 +35,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from itertools import chain, compress
+from operator import itemgetter
+from typing import NamedTuple
 
 from sbctune.wording import counted
 
@@ -117,9 +120,29 @@ class DmesgNic:
         return "unknown"
 
 
-@dataclass
+class EventColumns(NamedTuple):
+    """A log's events as four lists, one entry per event in order."""
+
+    texts: list[str]
+    said: list[tuple[str, dict[str, str]]]  # (kind, fields): one tuple per distinct message
+    nos: list[int]
+    clocks: list[float | None]
+
+    @staticmethod
+    def of(events: list[DmesgEvent]) -> EventColumns:
+        return EventColumns(
+            [e.text for e in events],
+            [(e.kind, e.fields) for e in events],
+            [e.line for e in events],
+            [e.timestamp for e in events],
+        )
+
+
+_KIND = itemgetter(0)
+
+
+@dataclass(init=False)
 class DmesgResult:
-    events: list[DmesgEvent] = field(default_factory=list)
     lines: int = 0
     kernel_lines: int = 0  # lines that look like kernel log lines
     # ... and the other lines whose log wrapper names the program that wrote them
@@ -139,22 +162,102 @@ class DmesgResult:
     # parsed (compare by `is`: a caller's text that is another object is not covered).
     bodies: tuple[str, ...] | None = field(default=None, repr=False, compare=False)
     read: str | None = field(default=None, repr=False, compare=False)
+    # The events as columns, one entry per event in order (the parse's form: a long log's
+    # ~10^5 events are ~5 000 distinct messages, and a reader that works per distinct message
+    # reads these in C instead of an object per line): the message (one string object for
+    # all its repeats), its (kind, fields) (one tuple per distinct message), its line number
+    # and its clock. ``events`` is made from them when first asked for.
+    columns: EventColumns = field(default_factory=lambda: EventColumns([], [], [], []), repr=False)
+
+    def __init__(
+        self,
+        events: list[DmesgEvent] | None = None,
+        *,
+        lines: int = 0,
+        kernel_lines: int = 0,
+        other_lines: int = 0,
+        timestamps: bool = False,
+        starts_mid_log: bool = False,
+        elided: bool = False,
+        timestamp_jumps: int = 0,
+    ) -> None:
+        # written out: ``events`` is made from the columns, or given as a list (a test's)
+        self.lines, self.kernel_lines, self.other_lines = lines, kernel_lines, other_lines
+        self.timestamps, self.starts_mid_log, self.elided = timestamps, starts_mid_log, elided
+        self.timestamp_jumps = timestamp_jumps
+        self.bodies = self.read = None
+        self.columns = EventColumns([], [], [], [])
+        if events is not None:
+            self.events = events
+
+    @property
+    def events(self) -> list[DmesgEvent]:
+        """Every event, in order, made from the columns at the first call (a list the caller
+        may extend: the columns follow it, see ``said``)."""
+        made = self.__dict__.get("_events")
+        if made is None:
+            texts, said, nos, clocks = self.columns
+            made = [
+                DmesgEvent(kind, no, clock, text, fields)
+                for text, (kind, fields), no, clock in zip(texts, said, nos, clocks)
+            ]
+            self.__dict__["_events"] = made
+            self.__dict__["_made"] = (made, len(made))
+        return made
+
+    @events.setter
+    def events(self, events: list[DmesgEvent]) -> None:
+        self.__dict__["_events"] = events
+        self.__dict__.pop("_made", None)
+
+    def said(self) -> EventColumns:
+        """The columns, made again from ``events`` when a caller replaced or extended that list
+        (a test's hand-made events, a reference parse's appends)."""
+        made = self.__dict__.get("_events")
+        kept = self.__dict__.get("_made")
+        if made is not None and (kept is None or kept[0] is not made or kept[1] != len(made)):
+            self.columns = EventColumns.of(made)
+            self.__dict__["_made"] = (made, len(made))
+            self.__dict__.pop("_kind_at", None)
+        return self.columns
+
+    def kinds(self) -> list[str]:
+        """Each event's kind, in order (made once, in C)."""
+        columns = self.said()
+        kept = self.__dict__.get("_kinds")
+        if kept is None or kept[0] is not columns:
+            kept = self.__dict__["_kinds"] = (columns, list(map(_KIND, columns.said)))
+        return kept[1]
+
+    def at(self, index: int) -> DmesgEvent:
+        """The event at ``index`` of the columns, made now (a reader of a few events)."""
+        texts, said, nos, clocks = self.said()
+        kind, fields = said[index]
+        return DmesgEvent(kind, nos[index], clocks[index], texts[index], fields)
 
     def of_kind(self, kind: str) -> list[DmesgEvent]:
-        """The events of a kind, in order: from an index of every kind made at the first
-        call (a long log's ~10^5 events read once, not once per kind asked for), made again
-        when the event list is another or has grown."""
-        index = self.__dict__.get("_by_kind")
-        if index is None or index[0] is not self.events or index[1] != len(self.events):
-            by_kind: dict[str, list[DmesgEvent]] = {}
-            for e in self.events:
-                by_kind.setdefault(e.kind, []).append(e)
-            index = self.__dict__["_by_kind"] = (self.events, len(self.events), by_kind)
-        return list(index[2].get(kind, ()))
+        """The events of a kind, in order (a list the caller may change)."""
+        return self.of_kinds(kind)
+
+    def of_kinds(self, *kinds: str) -> list[DmesgEvent]:
+        """The events of any of these kinds, in order: their places found in C over the kinds'
+        column, each kind's once (a long log's ~10^5 events are not made for a few kinds)."""
+        every = self.kinds()
+        index = self.__dict__.get("_kind_at")
+        if index is None or index[0] is not every:
+            index = self.__dict__["_kind_at"] = (every, {})
+        places = index[1]
+        for kind in kinds:
+            if kind not in places:
+                places[kind] = list(compress(range(len(every)), map(kind.__eq__, every)))
+        at = sorted(chain.from_iterable(places[kind] for kind in kinds)) if len(kinds) > 1 else (
+            places[kinds[0]]
+        )
+        return [self.at(i) for i in at]
 
     @property
     def under_voltage(self) -> bool:
-        return any(e.kind == "under_voltage" for e in self.events)
+        return "under_voltage" in self.kinds()
 
     def nics(self) -> dict[str, DmesgNic]:
         """Per-interface summary, following ``renamed from`` lines."""
@@ -266,7 +369,9 @@ _WHOLE_PROBE = 4_096
 
 def _parse_dmesg(text: str) -> Parsed[DmesgResult]:
     res = DmesgResult()
-    events = res.events
+    # each event as four columns (DmesgResult.columns): no object made per line
+    texts, said, nos, clocks = res.columns
+    add_text, add_said, add_no, add_clock = texts.append, said.append, nos.append, clocks.append
     # message → the message (one string object for all its repeats: events share it, its
     # hash is computed once, and the repeat's own copy is freed at once), its kind and fields
     seen: dict[str, tuple[str, tuple[str, dict[str, str]] | None]] = {}
@@ -322,7 +427,10 @@ def _parse_dmesg(text: str) -> Parsed[DmesgResult]:
             if not is_kernel:
                 others += logger_tagged(raw.strip())
             if found is not None:
-                events.append(DmesgEvent(found[0], no, ts, msg, found[1]))
+                add_text(msg)
+                add_said(found)
+                add_no(no)
+                add_clock(ts)
             continue
         # A long log is ~100 000 lines: one strip() per line, and the common "[  12.345678]
         # msg" form read here. Such a line cannot be noise: is_noise()'s fences and prompts
@@ -366,7 +474,10 @@ def _parse_dmesg(text: str) -> Parsed[DmesgResult]:
                 last_ts = ts
                 first_content = False
                 if found is not None:
-                    events.append(DmesgEvent(found[0], no, ts, msg, found[1]))
+                    add_text(msg)
+                    add_said(found)
+                    add_no(no)
+                    add_clock(ts)
                 continue
             clock_key = msg
             if (head := heads.get(msg)) is not None:
@@ -429,7 +540,10 @@ def _parse_dmesg(text: str) -> Parsed[DmesgResult]:
         if not is_kernel:  # another program's line (a logread, a journal) or one of no shape
             others += logger_tagged(stripped)
         if found is not None:
-            events.append(DmesgEvent(found[0], no, ts, msg, found[1]))  # shared, read-only
+            add_text(msg)  # shared, read-only
+            add_said(found)
+            add_no(no)
+            add_clock(ts)
         if use_whole and not later:  # a line with others joined to it is read in full again
             if len(whole) < _WHOLE_LIMIT and (whole_hits or len(whole) < _WHOLE_PROBE):
                 whole[raw] = (msg, ts, is_kernel, found)
@@ -447,7 +561,10 @@ def _parse_dmesg(text: str) -> Parsed[DmesgResult]:
                     if len(seen) < _MEMO_LIMIT:
                         seen[part] = (part, found)
                 if found is not None:
-                    events.append(DmesgEvent(found[0], no, ts_part, part, found[1]))
+                    add_text(part)
+                    add_said(found)
+                    add_no(no)
+                    add_clock(ts_part)
             later.clear()
     res.lines, res.kernel_lines, res.timestamp_jumps = lines, kernel_lines, jumps
     res.other_lines = others
