@@ -49,7 +49,7 @@ from sbctune.inventory.usb_probe_watch import ProbeWatch
 from sbctune.inventory.usb_teardown import TeardownWatch
 from sbctune.inventory.version_chips import version_chip_said
 from sbctune.inventory.wiphy_join import KINDS as WIPHY_KINDS
-from sbctune.inventory.wiphy_join import WiphyWatch
+from sbctune.inventory.wiphy_join import NamedLines, WiphyWatch
 
 _SRC = "dmesg"
 TEARDOWN_KINDS = TeardownWatch.KINDS
@@ -361,14 +361,13 @@ _WATCHED = frozenset(
 _UNSAID = frozenset({"ip_config", *BOOT_FIRMWARE_KINDS, *_SKIP, *_PCIE_LINK})
 
 
-def _counted(key: tuple[str, str], fields: dict[str, str]) -> bool:
-    kind = key[0]
+def _counted(kind: str, text: str, fields: dict[str, str]) -> bool:
     return kind in _COUNTED or (
-        kind == "old_format" and _old_link_change(DmesgEvent(kind, 0, None, key[1], fields))
+        kind == "old_format" and _old_link_change(DmesgEvent(kind, 0, None, text, fields))
     )
 
 
-def _places(keys: list[tuple[str, str]], wanted: set[tuple[str, str]]) -> dict[Any, list[int]]:
+def _places(keys: list[Any], wanted: set[Any]) -> dict[Any, list[int]]:
     """Each wanted key's places among ``keys``, in order (found in C; the loop is per place
     found, not per line)."""
     places: dict[Any, list[int]] = {key: [] for key in wanted}
@@ -387,10 +386,16 @@ def from_dmesg(dmesg: DmesgResult | None) -> list[Sighting]:
         return []
     texts, said, nos, clocks = dmesg.said()
     kinds = dmesg.kinds()
-    keys = list(zip(kinds, texts))  # one tuple a line, made in C
+    # a line's key: its message, where the parse made the columns (a message has one kind),
+    # else its (kind, message), one tuple a line made in C
+    keys: list[Any] = texts if dmesg.one_kind_a_text() else list(zip(kinds, texts, strict=True))
     # each key's first place: the reversed pairs, each key's last write its first place
-    first_at = dict(zip(reversed(keys), range(len(keys) - 1, -1, -1)))
-    counted = {k for k, i in first_at.items() if k[0] not in _UNSAID and _counted(k, said[i][1])}
+    first_at = dict(zip(reversed(keys), range(len(keys) - 1, -1, -1), strict=True))
+    counted = {
+        k
+        for k, i in first_at.items()
+        if kinds[i] not in _UNSAID and _counted(kinds[i], texts[i], said[i][1])
+    }
     counted_at = _places(keys, counted)
     read = set(first_at.values())
     read.update(places[1] for places in counted_at.values() if len(places) > 1)
@@ -404,6 +409,7 @@ def from_dmesg(dmesg: DmesgResult | None) -> list[Sighting]:
         kind, fields = said[i]
         return DmesgEvent(kind, nos[i], clocks[i], texts[i], fields)
 
+    named: NamedLines | None = None  # made when the first wiphy line comes
     after, end = 0, len(keys)  # the first place not read yet; the end (the last "read")
     for index in (*sorted(read), end):
         if probes.open and after < index:
@@ -442,9 +448,11 @@ def from_dmesg(dmesg: DmesgResult | None) -> list[Sighting]:
                 found.append(port)
             # the wiphy watcher reads a wiphy line, a disconnect and the lines naming a device
             # before it (WiphyWatch.at_columns)
-            if kind in WIPHY_KINDS and (wiphy := wiphys.at_columns(said, event_at, index)):
-                found.append(wiphy)
-                firsts.append(wiphy)
+            if kind in WIPHY_KINDS:
+                named = named or NamedLines(said, kinds)
+                if (wiphy := wiphys.at_columns(named, event_at, index)) is not None:
+                    found.append(wiphy)
+                    firsts.append(wiphy)
             if kind in _SKIP or kind in _PCIE_LINK:
                 continue
         key = keys[index]

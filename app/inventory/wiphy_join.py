@@ -15,7 +15,10 @@ read only when a wiphy line comes.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Callable
+from itertools import compress
+from operator import and_, itemgetter, methodcaller, truth
 
 from sbctune.catalog.kernel_drivers import load_kernel_drivers
 from sbctune.catalog.wiphy_chips import wiphy_chip
@@ -33,6 +36,20 @@ _BUSES = ("usb", "pci", "sdio")
 KINDS = ("wiphy", "usb_disconnect")
 # lines from_dmesg gives no watcher but their own (IpConfigWatch's), so never this one
 _NOT_PASSED = "ip_config"
+
+
+class NamedLines:
+    """A log's lines naming a device, as ``see`` keeps them (not an IP configuration's line):
+    their places in its columns (DmesgResult.columns), in order, and each line's driver."""
+
+    def __init__(self, said: list[tuple[str, dict[str, str]]], kinds: list[str]) -> None:
+        fields = list(map(itemgetter(1), said))
+        self.drivers: list[str | None] = list(map(methodcaller("get", "driver"), fields))
+        # a line naming a device and not of _NOT_PASSED's kind, tested in C
+        named = map(truth, map(methodcaller("get", "device"), fields))
+        self.places = list(
+            compress(range(len(said)), map(and_, named, map(_NOT_PASSED.__ne__, kinds)))
+        )
 
 
 class WiphyWatch:
@@ -64,31 +81,24 @@ class WiphyWatch:
         return self.see(events[index])
 
     def at_columns(
-        self,
-        said: list[tuple[str, dict[str, str]]],
-        event_at: Callable[[int], DmesgEvent],
-        index: int,
+        self, named: NamedLines, event_at: Callable[[int], DmesgEvent], index: int
     ) -> Sighting | None:
-        """``at`` over a log's columns (DmesgResult.columns: each line's kind and fields),
-        the event of a place made by ``event_at``: only the lines kept are made."""
-        last = None
-        kept: dict[str, int] = {}
-        by_driver = self.by_driver
-        size = len(by_driver)  # by_driver's, with the drivers kept here
-        for place in range(self._read_to, index):
-            kind, fields = said[place]
-            if fields.get("device") and kind != _NOT_PASSED:
-                last = place
-                driver = fields.get("driver")
-                if driver in by_driver or driver in kept:
-                    kept[driver] = place  # type: ignore[index]
-                elif driver and driver not in _BUS_CORES and size < 64:
-                    kept[driver] = place
-                    size += 1
-        for driver, place in kept.items():
-            by_driver[driver] = event_at(place)
-        if last is not None:
-            self.last = event_at(last)
+        """``at`` over a log's columns: the lines naming a device between the last call and
+        this one found by bisection, each driver's last of them in C (a dict keeps the
+        drivers in the order they first came, as ``see`` would have met them); only the
+        events kept are made (``event_at``)."""
+        places = named.places
+        low, high = bisect_left(places, self._read_to), bisect_left(places, index)
+        if high > low:
+            span = places[low:high]
+            by_driver = self.by_driver
+            latest = dict(zip(map(named.drivers.__getitem__, span), span, strict=True))
+            for driver, place in latest.items():
+                if driver in by_driver or (
+                    driver and driver not in _BUS_CORES and len(by_driver) < 64
+                ):
+                    by_driver[driver] = event_at(place)
+            self.last = event_at(places[high - 1])
         self._read_to = index + 1
         return self.see(event_at(index))
 

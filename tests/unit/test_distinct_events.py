@@ -18,7 +18,10 @@ from tests.unit.log_sightings_reference import reference_from_dmesg
 _CAPTURES = Path(__file__).resolve().parents[1] / "captures"
 # real logs with USB resets a probe explains, wiphy lines, traces, flapping links, errors
 _SOURCES = [
-    _CAPTURES / "corpus" / "usbmg42_ds224p_bbqq_501_r8152_eth2_drops_and_returns" / "commands"
+    _CAPTURES
+    / "corpus"
+    / "usbmg42_ds224p_bbqq_501_r8152_eth2_drops_and_returns"
+    / "commands"
     / "001-dmesg.txt",
     *(
         _CAPTURES / "dmesg" / f"{name}.txt"
@@ -114,3 +117,17 @@ def test_every_captured_log_reads_as_the_per_line_loop() -> None:
     for path in sorted((_CAPTURES / "dmesg").glob("*.txt")):
         result, _ = parse_dmesg(path.read_text(encoding="utf-8", errors="replace"))
         assert from_dmesg(result) == reference_from_dmesg(result), path.name
+
+
+def test_events_a_caller_gave_are_read_by_kind_and_message() -> None:
+    """A caller's events (not the parse's) may give one message two kinds: each (kind,
+    message) is read as its own line, as the per-line loop read it."""
+    text = "r8152 2-1:1.0 eth1: carrier on"
+    fields = {"driver": "r8152", "device": "2-1:1.0", "iface": "eth1"}
+    events = [
+        DmesgEvent(kind, n, float(n), text, fields)
+        for n, kind in enumerate(["link_up", "device", "link_up", "device", "link_up"], 1)
+    ]
+    result = dmesg.DmesgResult(events)
+    assert not result.one_kind_a_text()
+    assert from_dmesg(result) == reference_from_dmesg(dmesg.DmesgResult(list(events)))

@@ -199,7 +199,7 @@ class DmesgResult:
             texts, said, nos, clocks = self.columns
             made = [
                 DmesgEvent(kind, no, clock, text, fields)
-                for text, (kind, fields), no, clock in zip(texts, said, nos, clocks)
+                for text, (kind, fields), no, clock in zip(texts, said, nos, clocks, strict=True)
             ]
             self.__dict__["_events"] = made
             self.__dict__["_made"] = (made, len(made))
@@ -218,8 +218,15 @@ class DmesgResult:
         if made is not None and (kept is None or kept[0] is not made or kept[1] != len(made)):
             self.columns = EventColumns.of(made)
             self.__dict__["_made"] = (made, len(made))
+            self.__dict__["_given"] = True  # a caller's events: a message may have two kinds
             self.__dict__.pop("_kind_at", None)
         return self.columns
+
+    def one_kind_a_text(self) -> bool:
+        """Whether every message has one kind in the columns: the parse's (it classifies a
+        message once), not events a caller gave or changed."""
+        self.said()
+        return not self.__dict__.get("_given")
 
     def kinds(self) -> list[str]:
         """Each event's kind, in order (made once, in C)."""
@@ -250,8 +257,10 @@ class DmesgResult:
         for kind in kinds:
             if kind not in places:
                 places[kind] = list(compress(range(len(every)), map(kind.__eq__, every)))
-        at = sorted(chain.from_iterable(places[kind] for kind in kinds)) if len(kinds) > 1 else (
-            places[kinds[0]]
+        at = (
+            sorted(chain.from_iterable(places[kind] for kind in kinds))
+            if len(kinds) > 1
+            else (places[kinds[0]])
         )
         return [self.at(i) for i in at]
 
