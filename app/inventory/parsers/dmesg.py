@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from itertools import chain, compress
+from itertools import chain
 from operator import itemgetter
 from typing import NamedTuple
 
@@ -252,15 +252,20 @@ class DmesgResult:
         every = self.kinds()
         index = self.__dict__.get("_kind_at")
         if index is None or index[0] is not every:
-            index = self.__dict__["_kind_at"] = (every, {})
+            # every kind's places in one loop (~3 ms for 10^5 events: a pass in C per kind
+            # asked, map(kind.__eq__, ...), costs ~2.5 ms each through the method wrapper)
+            by_kind: dict[str, list[int]] = {}
+            for place, kind in enumerate(every):
+                if (kept := by_kind.get(kind)) is None:
+                    by_kind[kind] = [place]
+                else:
+                    kept.append(place)
+            index = self.__dict__["_kind_at"] = (every, by_kind)
         places = index[1]
-        for kind in kinds:
-            if kind not in places:
-                places[kind] = list(compress(range(len(every)), map(kind.__eq__, every)))
         at = (
-            sorted(chain.from_iterable(places[kind] for kind in kinds))
+            sorted(chain.from_iterable(places.get(kind, ()) for kind in kinds))
             if len(kinds) > 1
-            else (places[kinds[0]])
+            else places.get(kinds[0], ())
         )
         return [self.at(i) for i in at]
 
