@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from itertools import compress
 from typing import Any
 
 from sbctune.catalog.old_formats import old_format_of
@@ -367,15 +366,6 @@ def _counted(kind: str, text: str, fields: dict[str, str]) -> bool:
     )
 
 
-def _places(keys: list[Any], wanted: set[Any]) -> dict[Any, list[int]]:
-    """Each wanted key's places among ``keys``, in order (found in C; the loop is per place
-    found, not per line)."""
-    places: dict[Any, list[int]] = {key: [] for key in wanted}
-    for i in compress(range(len(keys)), map(wanted.__contains__, keys)):
-        places[keys[i]].append(i)
-    return places
-
-
 def from_dmesg(dmesg: DmesgResult | None) -> list[Sighting]:
     """Per distinct message, not per line: a long log's ~10^5 lines are ~5 000 distinct
     messages. The lines read in order are those a watcher reads (its kinds), each message's
@@ -385,21 +375,24 @@ def from_dmesg(dmesg: DmesgResult | None) -> list[Sighting]:
     if dmesg is None:
         return []
     texts, said, nos, clocks = dmesg.said()
-    kinds = dmesg.kinds()
-    # a line's key: its message, where the parse made the columns (a message has one kind),
-    # else its (kind, message), one tuple a line made in C
-    keys: list[Any] = texts if dmesg.one_kind_a_text() else list(zip(kinds, texts, strict=True))
-    # each key's first place: the reversed pairs, each key's last write its first place
-    first_at = dict(zip(reversed(keys), range(len(keys) - 1, -1, -1), strict=True))
-    counted = {
-        k
-        for k, i in first_at.items()
-        if kinds[i] not in _UNSAID and _counted(kinds[i], texts[i], said[i][1])
-    }
-    counted_at = _places(keys, counted)
-    read = set(first_at.values())
-    read.update(places[1] for places in counted_at.values() if len(places) > 1)
-    read.update(compress(range(len(kinds)), map(_WATCHED.__contains__, kinds)))
+    # each distinct message's places (its key: the message, or (kind, message) where a caller
+    # gave the events), made by one loop over the events; all else here is per message
+    places = dmesg.places()
+    counted: set[Any] = set()
+    # the places read in order: each message's first, a counted one's second, and every
+    # place of a kind a watcher reads
+    read: list[int] = []
+    for key, at in places.items():
+        first = at[0]
+        kind, fields = said[first]
+        if kind in _WATCHED:
+            read += at
+        else:
+            read.append(first)
+        if kind not in _UNSAID and _counted(kind, texts[first], fields):
+            counted.add(key)
+            if len(at) > 1 and kind not in _WATCHED:
+                read.append(at[1])
     reading = _Reading()
     found, firsts, seen = reading.found, reading.firsts, reading.seen
     probes, traces, wiphys = reading.probes, reading.traces, reading.wiphys
@@ -410,7 +403,8 @@ def from_dmesg(dmesg: DmesgResult | None) -> list[Sighting]:
         return DmesgEvent(kind, nos[i], clocks[i], texts[i], fields)
 
     named: NamedLines | None = None  # made when the first wiphy line comes
-    after, end = 0, len(keys)  # the first place not read yet; the end (the last "read")
+    after, end = 0, len(texts)  # the first place not read yet; the end (the last "read")
+    key_at = dmesg.key_at
     for index in (*sorted(read), end):
         if probes.open and after < index:
             # the lines between, while a reset is open: the probe watch reads them (a line of
@@ -449,26 +443,25 @@ def from_dmesg(dmesg: DmesgResult | None) -> list[Sighting]:
             # the wiphy watcher reads a wiphy line, a disconnect and the lines naming a device
             # before it (WiphyWatch.at_columns)
             if kind in WIPHY_KINDS:
-                named = named or NamedLines(said, kinds)
+                named = named or NamedLines(dmesg)
                 if (wiphy := wiphys.at_columns(named, event_at, index)) is not None:
                     found.append(wiphy)
                     firsts.append(wiphy)
             if kind in _SKIP or kind in _PCIE_LINK:
                 continue
-        key = keys[index]
+        key = key_at(index)
         if key not in seen:
             reading.first(key, event)
         elif key in counted and key not in reading.lean:
             reading.counted_again(key, event)  # its first repeat: where its sighting stands
     # the further repeats of a counted line, and a driver's error line's repeats: facts only
-    for key, places in counted_at.items():
+    for key in counted:
         if (stamps := reading.stamps.get(key)) is not None:
             facts = reading.repeats[key].facts
-            for i in places[2:]:
+            for i in places[key][2:]:
                 facts += again_at(stamps, nos[i], clocks[i])
-    complaints = reading.complaints
-    for key, places in _places(keys, set(complaints) - counted).items():
-        complaint = complaints[key]
-        for i in places[1:]:
-            complaint.facts += again_at(complaint.stamps, nos[i], clocks[i])
+    for key, complaint in reading.complaints.items():
+        if key not in counted:
+            for i in places[key][1:]:
+                complaint.facts += again_at(complaint.stamps, nos[i], clocks[i])
     return reading.sightings()

@@ -16,13 +16,13 @@ read only when a wiphy line comes.
 from __future__ import annotations
 
 from bisect import bisect_left
-from collections.abc import Callable
-from itertools import compress, repeat
+from collections.abc import Callable, Iterator
+from itertools import chain, repeat
 from operator import itemgetter
 
 from sbctune.catalog.kernel_drivers import load_kernel_drivers
 from sbctune.catalog.wiphy_chips import wiphy_chip
-from sbctune.inventory.parsers.dmesg import DmesgEvent
+from sbctune.inventory.parsers.dmesg import DmesgEvent, DmesgResult
 from sbctune.inventory.sightings import Key, Sighting, device_keys
 
 _PROBE_WINDOW_S = 2.0
@@ -40,16 +40,23 @@ _NOT_PASSED = "ip_config"
 
 class NamedLines:
     """A log's lines naming a device, as ``see`` keeps them (not an IP configuration's line):
-    their places in its columns (DmesgResult.columns), in order, and each line's driver."""
+    their places in its columns (DmesgResult.columns), in order, found per distinct message
+    (DmesgResult.places), and each one's driver."""
 
-    def __init__(self, said: list[tuple[str, dict[str, str]]], kinds: list[str]) -> None:
-        # in C: map of dict.get (a method wrapper such as str.__ne__ costs ~4x a loop step)
-        size, fields = len(said), list(map(itemgetter(1), said))
-        self.drivers: list[str | None] = list(map(dict.get, fields, repeat("driver", size)))
-        places = compress(range(size), map(dict.get, fields, repeat("device", size)))
-        self.places = (
-            [i for i in places if kinds[i] != _NOT_PASSED] if _NOT_PASSED in kinds else list(places)
-        )
+    def __init__(self, log: DmesgResult) -> None:
+        said = log.columns.said
+        named = [
+            at
+            for at in log.places().values()
+            if said[at[0]][1].get("device") and said[at[0]][0] != _NOT_PASSED
+        ]
+        self.places = sorted(chain.from_iterable(named))
+        self.said = said
+
+    def drivers(self, places: list[int]) -> Iterator[str | None]:
+        """The driver of each of these places' lines (in C)."""
+        fields = map(itemgetter(1), map(self.said.__getitem__, places))
+        return map(dict.get, fields, repeat("driver"))
 
 
 class WiphyWatch:
@@ -92,7 +99,7 @@ class WiphyWatch:
         if high > low:
             span = places[low:high]
             by_driver = self.by_driver
-            latest = dict(zip(map(named.drivers.__getitem__, span), span, strict=True))
+            latest = dict(zip(named.drivers(span), span, strict=True))
             for driver, place in latest.items():
                 if driver in by_driver or (
                     driver and driver not in _BUS_CORES and len(by_driver) < 64

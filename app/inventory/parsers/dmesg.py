@@ -34,10 +34,11 @@ How a new rule stays cheap on a 100 000-line log (issue 24; `tests/bench/bench_i
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from itertools import chain
 from operator import itemgetter
-from typing import NamedTuple
+from typing import Any
 
 from sbctune.wording import counted
 
@@ -120,13 +121,28 @@ class DmesgNic:
         return "unknown"
 
 
-class EventColumns(NamedTuple):
-    """A log's events as four lists, one entry per event in order."""
+class EventColumns:
+    """A log's events as four lists, one entry per event in order. A plain class: a
+    NamedTuple compiles its __new__ at every start of the program (~2 M instructions)."""
 
-    texts: list[str]
-    said: list[tuple[str, dict[str, str]]]  # (kind, fields): one tuple per distinct message
-    nos: list[int]
-    clocks: list[float | None]
+    __slots__ = ("clocks", "nos", "said", "texts")
+
+    def __init__(
+        self,
+        texts: list[str],
+        said: list[tuple[str, dict[str, str]]],  # (kind, fields): a tuple per distinct message
+        nos: list[int],
+        clocks: list[float | None],
+    ) -> None:
+        self.texts, self.said, self.nos, self.clocks = texts, said, nos, clocks
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter((self.texts, self.said, self.nos, self.clocks))
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, EventColumns) and tuple(self) == tuple(other)
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, as a list
 
     @staticmethod
     def of(events: list[DmesgEvent]) -> EventColumns:
@@ -219,7 +235,6 @@ class DmesgResult:
             self.columns = EventColumns.of(made)
             self.__dict__["_made"] = (made, len(made))
             self.__dict__["_given"] = True  # a caller's events: a message may have two kinds
-            self.__dict__.pop("_kind_at", None)
         return self.columns
 
     def one_kind_a_text(self) -> bool:
@@ -228,12 +243,43 @@ class DmesgResult:
         self.said()
         return not self.__dict__.get("_given")
 
-    def kinds(self) -> list[str]:
-        """Each event's kind, in order (made once, in C)."""
+    def places(self) -> dict[Any, list[int]]:
+        """Each distinct message's places in the columns, in order, keyed by the message (the
+        parse's columns: one kind a message) or by (kind, message) (a caller's events); the
+        keys in the order they first come. Made once, by the one loop over every event that
+        the readers share: a pass in C per question (map, compress over range) costs more
+        than this loop, ~200 instructions an event each, as they make an int per event."""
         columns = self.said()
-        kept = self.__dict__.get("_kinds")
+        kept = self.__dict__.get("_places")
         if kept is None or kept[0] is not columns:
-            kept = self.__dict__["_kinds"] = (columns, list(map(_KIND, columns.said)))
+            texts, said = columns.texts, columns.said
+            keys: Any = (
+                texts if self.one_kind_a_text() else zip(map(_KIND, said), texts, strict=True)
+            )
+            index: dict[Any, list[int]] = {}
+            for place, key in enumerate(keys):
+                if (at := index.get(key)) is None:
+                    index[key] = [place]
+                else:
+                    at.append(place)
+            kept = self.__dict__["_places"] = (columns, index)
+        return kept[1]
+
+    def key_at(self, place: int) -> Any:
+        """The key ``places`` gives the event at ``place``."""
+        texts, said = self.columns.texts, self.columns.said
+        return texts[place] if self.one_kind_a_text() else (said[place][0], texts[place])
+
+    def by_kind(self) -> dict[str, list[list[int]]]:
+        """Each kind's distinct messages' places (from ``places``: per distinct message)."""
+        index = self.places()
+        kept = self.__dict__.get("_by_kind")
+        if kept is None or kept[0] is not index:
+            said = self.columns.said
+            kinds: dict[str, list[list[int]]] = {}
+            for at in index.values():
+                kinds.setdefault(said[at[0]][0], []).append(at)
+            kept = self.__dict__["_by_kind"] = (index, kinds)
         return kept[1]
 
     def at(self, index: int) -> DmesgEvent:
@@ -247,31 +293,15 @@ class DmesgResult:
         return self.of_kinds(kind)
 
     def of_kinds(self, *kinds: str) -> list[DmesgEvent]:
-        """The events of any of these kinds, in order: their places found in C over the kinds'
-        column, each kind's once (a long log's ~10^5 events are not made for a few kinds)."""
-        every = self.kinds()
-        index = self.__dict__.get("_kind_at")
-        if index is None or index[0] is not every:
-            # every kind's places in one loop (~3 ms for 10^5 events: a pass in C per kind
-            # asked, map(kind.__eq__, ...), costs ~2.5 ms each through the method wrapper)
-            by_kind: dict[str, list[int]] = {}
-            for place, kind in enumerate(every):
-                if (kept := by_kind.get(kind)) is None:
-                    by_kind[kind] = [place]
-                else:
-                    kept.append(place)
-            index = self.__dict__["_kind_at"] = (every, by_kind)
-        places = index[1]
-        at = (
-            sorted(chain.from_iterable(places.get(kind, ()) for kind in kinds))
-            if len(kinds) > 1
-            else places.get(kinds[0], ())
-        )
+        """The events of any of these kinds, in order: their places from ``by_kind`` (a long
+        log's ~10^5 events are not made for a few kinds)."""
+        by_kind = self.by_kind()
+        at = sorted(chain.from_iterable(chain.from_iterable(by_kind.get(k, ()) for k in kinds)))
         return [self.at(i) for i in at]
 
     @property
     def under_voltage(self) -> bool:
-        return "under_voltage" in self.kinds()
+        return "under_voltage" in self.by_kind()
 
     def nics(self) -> dict[str, DmesgNic]:
         """Per-interface summary, following ``renamed from`` lines."""
