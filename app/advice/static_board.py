@@ -314,7 +314,7 @@ def unowned_phy_failures(adv: Advisor) -> None:
     dmesg = adv.parsed.dmesg
     if dmesg is None or any(f.id == "phy-attach-failure" for f in adv.inv.findings):
         return
-    lines = [e.text for e in dmesg.events if e.kind == "phy_failure"][:3]
+    lines = [e.text for e in dmesg.of_kind("phy_failure")[:3]]
     if not lines:
         return
     explanation = explain("phy_failure")

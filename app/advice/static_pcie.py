@@ -16,7 +16,7 @@ def pcie_links_down(adv: Advisor) -> None:
     if dmesg is None:
         return
     down: dict[str, str] = {}  # controller → its last link-down line
-    for event in dmesg.events:
+    for event in dmesg.of_kinds("pcie_link_down", "pcie_link_up"):
         if event.kind == "pcie_link_down":
             down[event.device or ""] = event.text
         elif event.kind == "pcie_link_up":

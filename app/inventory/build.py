@@ -210,7 +210,7 @@ def _lone_wifi_driver(inventory: Inventory, parsed: Parsed) -> None:
     wifi = [n for n in inventory.nics if n.wireless]
     if len(wifi) != 1 or wifi[0].driver or wifi[0].bus_path or wifi[0].ids:
         return
-    events = parsed.dmesg.events if parsed.dmesg is not None else []
+    events = parsed.dmesg.of_kind("driver_message") if parsed.dmesg is not None else []
     kernel = load_kernel_drivers()
     named: set[str] = set()
     for event in events:

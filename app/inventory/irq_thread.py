@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Callable
 from pathlib import PurePosixPath
 
 from sbctune.catalog.kernel_drivers import load_kernel_drivers
@@ -58,11 +59,12 @@ def _driver_named(name: str, cut: bool) -> str | None:
     return next(iter(found)) if len(found) == 1 else None
 
 
-def irq_thread_sighting(events: list[DmesgEvent], index: int) -> Sighting | None:
-    """What the dump's task line at `index` says: the interface of the checksum fault just
-    before it has the thread's driver; with no such line, a trace keyed by the driver's source
-    directory (tied by trace_watch.tie_traces to that driver's one device)."""
-    event = events[index]
+def irq_thread_sighting(event_at: Callable[[int], DmesgEvent], index: int) -> Sighting | None:
+    """What the dump's task line at `index` (the log's events by place: `event_at`) says: the
+    interface of the checksum fault just before it has the thread's driver; with no such line,
+    a trace keyed by the driver's source directory (tied by trace_watch.tie_traces to that
+    driver's one device)."""
+    event = event_at(index)
     driver = thread_driver(event.text)
     if driver is None:
         return None
@@ -70,7 +72,8 @@ def irq_thread_sighting(events: list[DmesgEvent], index: int) -> Sighting | None
         f"{event.text[:200]} (the threaded interrupt handler of {driver}: kernel/irq/manage.c "
         "setup_irq_thread() names it irq/<IRQ>-<the name its driver asked for the IRQ with>)"
     )
-    for before in events[max(0, index - _LOOK_BACK) : index][::-1]:
+    for place in range(index - 1, max(0, index - _LOOK_BACK) - 1, -1):
+        before = event_at(place)
         if before.kind == "csum_failure" and (key := iface_key(before.fields.get("iface"))):
             sighting = Sighting([key])
             sighting.add("driver", driver, _SRC, why, event.line)

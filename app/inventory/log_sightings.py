@@ -49,7 +49,7 @@ from sbctune.inventory.usb_probe_watch import ProbeWatch
 from sbctune.inventory.usb_teardown import TeardownWatch
 from sbctune.inventory.version_chips import version_chip_said
 from sbctune.inventory.wiphy_join import KINDS as WIPHY_KINDS
-from sbctune.inventory.wiphy_join import WiphyWatch
+from sbctune.inventory.wiphy_join import NamedLines, WiphyWatch
 
 _SRC = "dmesg"
 TEARDOWN_KINDS = TeardownWatch.KINDS
@@ -199,7 +199,11 @@ def again(stamps: Stamps, event: DmesgEvent) -> list[Fact]:
     """The template's facts said again by a repeat of its line (at the repeat's position):
     each a copy of its fields with the repeat's line (and clock), made in place as Fact.at
     does, without a method call and a field test per fact."""
-    no, clock = event.line, event.timestamp
+    return again_at(stamps, event.line, event.timestamp)
+
+
+def again_at(stamps: Stamps, no: int, clock: float | None) -> list[Fact]:
+    """``again`` of a repeat at line ``no`` with that clock (no event made for it)."""
     facts = []
     for said, how in stamps:
         fact = _new(Fact)
@@ -346,36 +350,77 @@ class _Reading:
 
 
 # Every kind a watcher or a skip in from_dmesg's loop tests for: a line of any other kind
-# (device, iface_named, link_up ...: 50 025 of the bench log's 57 081 events) takes one set
-# test there instead of eight, and only an open probe can see it.
+# (device, iface_named, link_up ...: 50 025 of the bench log's 57 081 events) is read only
+# the first time its message comes (and a second time when it is counted), or while a probe
+# is open.
 _WATCHED = frozenset(
     {"ip_config", *BOOT_FIRMWARE_KINDS, *LINUXPTP_KINDS, *ProbeWatch.KINDS, *TRACE_KINDS,
      *TEARDOWN_KINDS, *WIPHY_KINDS, *_SKIP, *_PCIE_LINK}
 )  # fmt: skip
+# kinds whose lines say nothing of their own (a watcher's alone, or skipped)
+_UNSAID = frozenset({"ip_config", *BOOT_FIRMWARE_KINDS, *_SKIP, *_PCIE_LINK})
+
+
+def _counted(kind: str, text: str, fields: dict[str, str]) -> bool:
+    return kind in _COUNTED or (
+        kind == "old_format" and _old_link_change(DmesgEvent(kind, 0, None, text, fields))
+    )
 
 
 def from_dmesg(dmesg: DmesgResult | None) -> list[Sighting]:
+    """Per distinct message, not per line: a long log's ~10^5 lines are ~5 000 distinct
+    messages. The lines read in order are those a watcher reads (its kinds), each message's
+    first line, a counted message's second (where its repeats' sighting stands) and, while a
+    probe's reset is open, every line; a counted or complaining message's further repeats
+    only add facts, made afterwards from the columns (line number and clock)."""
     if dmesg is None:
         return []
+    texts, said, nos, clocks = dmesg.said()
+    # each distinct message's places (its key: the message, or (kind, message) where a caller
+    # gave the events), made by one loop over the events; all else here is per message
+    places = dmesg.places()
+    counted: set[Any] = set()
+    # the places read in order: each message's first, a counted one's second, and every
+    # place of a kind a watcher reads
+    read: list[int] = []
+    for key, at in places.items():
+        first = at[0]
+        kind, fields = said[first]
+        if kind in _WATCHED:
+            read += at
+        else:
+            read.append(first)
+        if kind not in _UNSAID and _counted(kind, texts[first], fields):
+            counted.add(key)
+            if len(at) > 1 and kind not in _WATCHED:
+                read.append(at[1])
     reading = _Reading()
-    found, firsts, seen, complaints = (
-        reading.found,
-        reading.firsts,
-        reading.seen,
-        reading.complaints,
-    )
+    found, firsts, seen = reading.found, reading.firsts, reading.seen
     probes, traces, wiphys = reading.probes, reading.traces, reading.wiphys
-    stamped, repeats = reading.stamps, reading.repeats
     probe_kinds = ProbeWatch.KINDS
-    # One loop over a long log's ~10^5 lines, its steps inline (no method call per line; the
-    # wiphy watcher reads the lines naming a device when one of its KINDS comes): the watchers
-    # see each line first (an IP configuration line is theirs alone); then a line said before
-    # says nothing new (a long log repeats itself), except that a counted line counts, and a
-    # driver's error line is counted as often as the log shows it.
-    events = dmesg.events
-    for index, event in enumerate(events):
+
+    def event_at(i: int) -> DmesgEvent:
+        kind, fields = said[i]
+        return DmesgEvent(kind, nos[i], clocks[i], texts[i], fields)
+
+    named: NamedLines | None = None  # made when the first wiphy line comes
+    after, end = 0, len(texts)  # the first place not read yet; the end (the last "read")
+    key_at = dmesg.key_at
+    for index in (*sorted(read), end):
+        if probes.open and after < index:
+            # the lines between, while a reset is open: the probe watch reads them (a line of
+            # another kind never opens one)
+            for between in range(after, index):
+                if (probed := probes.see(event_at(between))) is not None:
+                    found.append(probed)
+                if not probes.open:
+                    break
+        if index == end:
+            break
+        after = index + 1
+        event = event_at(index)
         kind = event.kind
-        if kind not in _WATCHED:  # ~7 of 8 lines of a long log: only an open probe sees them
+        if kind not in _WATCHED:
             if probes.open and (probed := probes.see(event)) is not None:
                 found.append(probed)
         else:
@@ -400,26 +445,32 @@ def from_dmesg(dmesg: DmesgResult | None) -> list[Sighting]:
             if (
                 kind == "kernel_version"
                 and " Comm: irq/" in event.text
-                and (threaded := irq_thread_sighting(events, index)) is not None
+                and (threaded := irq_thread_sighting(event_at, index)) is not None
             ):
                 found.append(threaded)
                 firsts.append(threaded)
             # the wiphy watcher reads a wiphy line, a disconnect and the lines naming a device
-            # before it (WiphyWatch.at)
-            if kind in WIPHY_KINDS and (wiphy := wiphys.at(events, index)) is not None:
-                found.append(wiphy)
-                firsts.append(wiphy)
+            # before it (WiphyWatch.at_columns)
+            if kind in WIPHY_KINDS:
+                named = named or NamedLines(dmesg)
+                if (wiphy := wiphys.at_columns(named, event_at, index)) is not None:
+                    found.append(wiphy)
+                    firsts.append(wiphy)
             if kind in _SKIP or kind in _PCIE_LINK:
                 continue
-        key = (kind, event.text)
+        key = key_at(index)
         if key not in seen:
             reading.first(key, event)
-        elif kind in _COUNTED or (kind == "old_format" and _old_link_change(event)):
-            # a counted line's repeats after its first: its stamps' copies, without a call
-            if (stamps := stamped.get(key)) is not None:
-                repeats[key].facts += again(stamps, event)
-            else:
-                reading.counted_again(key, event)
-        elif (complaint := complaints.get(key)) is not None:
-            complaint.facts += again(complaint.stamps, event)
+        elif key in counted and key not in reading.lean:
+            reading.counted_again(key, event)  # its first repeat: where its sighting stands
+    # the further repeats of a counted line, and a driver's error line's repeats: facts only
+    for key in counted:
+        if (stamps := reading.stamps.get(key)) is not None:
+            facts = reading.repeats[key].facts
+            for i in places[key][2:]:
+                facts += again_at(stamps, nos[i], clocks[i])
+    for key, complaint in reading.complaints.items():
+        if key not in counted:
+            for i in places[key][1:]:
+                complaint.facts += again_at(complaint.stamps, nos[i], clocks[i])
     return reading.sightings()

@@ -86,8 +86,8 @@ def _logged_at_its_place(place: _Place, parsed: Parsed) -> bool:
         return False
     hcds = {
         e.fields.get("hcd")
-        for e in dmesg.events
-        if e.kind == "usb_new_device" and e.fields.get("device", "").startswith("1-")
+        for e in dmesg.of_kind("usb_new_device")
+        if e.fields.get("device", "").startswith("1-")
     }
     if not hcds or not hcds <= set(_PI_OTG):
         return False

@@ -42,9 +42,7 @@ def _warned(parsed: Parsed) -> dict[str, list[str]]:
     if parsed.dmesg is None:
         return found
     warn_line: int | None = None
-    for event in parsed.dmesg.events:
-        if event.kind != "trace_frame":
-            continue
+    for event in parsed.dmesg.of_kind("trace_frame"):
         frame = event.fields.get("frame", event.text)
         m = _FUNC.search(frame)
         if m is None or frame[max(m.start() - 2, 0) : m.start()] == "? ":

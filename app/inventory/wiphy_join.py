@@ -15,9 +15,14 @@ read only when a wiphy line comes.
 
 from __future__ import annotations
 
+from bisect import bisect_left
+from collections.abc import Callable, Iterator
+from itertools import chain, repeat
+from operator import itemgetter
+
 from sbctune.catalog.kernel_drivers import load_kernel_drivers
 from sbctune.catalog.wiphy_chips import wiphy_chip
-from sbctune.inventory.parsers.dmesg import DmesgEvent
+from sbctune.inventory.parsers.dmesg import DmesgEvent, DmesgResult
 from sbctune.inventory.sightings import Key, Sighting, device_keys
 
 _PROBE_WINDOW_S = 2.0
@@ -31,6 +36,27 @@ _BUSES = ("usb", "pci", "sdio")
 KINDS = ("wiphy", "usb_disconnect")
 # lines from_dmesg gives no watcher but their own (IpConfigWatch's), so never this one
 _NOT_PASSED = "ip_config"
+
+
+class NamedLines:
+    """A log's lines naming a device, as ``see`` keeps them (not an IP configuration's line):
+    their places in its columns (DmesgResult.columns), in order, found per distinct message
+    (DmesgResult.places), and each one's driver."""
+
+    def __init__(self, log: DmesgResult) -> None:
+        said = log.columns.said
+        named = [
+            at
+            for at in log.places().values()
+            if said[at[0]][1].get("device") and said[at[0]][0] != _NOT_PASSED
+        ]
+        self.places = sorted(chain.from_iterable(named))
+        self.said = said
+
+    def drivers(self, places: list[int]) -> Iterator[str | None]:
+        """The driver of each of these places' lines (in C)."""
+        fields = map(itemgetter(1), map(self.said.__getitem__, places))
+        return map(dict.get, fields, repeat("driver"))
 
 
 class WiphyWatch:
@@ -60,6 +86,28 @@ class WiphyWatch:
                     by_driver[driver] = event
         self.last, self._read_to = last, index + 1
         return self.see(events[index])
+
+    def at_columns(
+        self, named: NamedLines, event_at: Callable[[int], DmesgEvent], index: int
+    ) -> Sighting | None:
+        """``at`` over a log's columns: the lines naming a device between the last call and
+        this one found by bisection, each driver's last of them in C (a dict keeps the
+        drivers in the order they first came, as ``see`` would have met them); only the
+        events kept are made (``event_at``)."""
+        places = named.places
+        low, high = bisect_left(places, self._read_to), bisect_left(places, index)
+        if high > low:
+            span = places[low:high]
+            by_driver = self.by_driver
+            latest = dict(zip(named.drivers(span), span, strict=True))
+            for driver, place in latest.items():
+                if driver in by_driver or (
+                    driver and driver not in _BUS_CORES and len(by_driver) < 64
+                ):
+                    by_driver[driver] = event_at(place)
+            self.last = event_at(places[high - 1])
+        self._read_to = index + 1
+        return self.see(event_at(index))
 
     def see(self, event: DmesgEvent) -> Sighting | None:
         # per line of a long log: no regex here; the device is read when a wiphy line comes

@@ -64,7 +64,7 @@ def test_irq_thread_dump_without_an_interface_keys_the_driver() -> None:
     )
     events = parse_dmesg(text)[0].events
     index = next(i for i, e in enumerate(events) if "Comm: irq/" in e.text)
-    said = irq_thread_sighting(events, index)
+    said = irq_thread_sighting(events.__getitem__, index)
     assert isinstance(said, Sighting)
     assert said.keys == [("trace", "drivers/net/ethernet/microchip")]
     assert [f.value for f in said.facts if f.field == "trace_driver"] == ["encx24j600"]

@@ -36,8 +36,11 @@ How a new rule stays cheap on a 100 000-line log (issue 24; `tests/bench/bench_i
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from itertools import chain
+from operator import itemgetter
+from typing import Any
 
 from sbctune.wording import counted
 
@@ -121,9 +124,44 @@ class DmesgNic:
         return "unknown"
 
 
-@dataclass
+class EventColumns:
+    """A log's events as four lists, one entry per event in order. A plain class: a
+    NamedTuple compiles its __new__ at every start of the program (~2 M instructions)."""
+
+    __slots__ = ("clocks", "nos", "said", "texts")
+
+    def __init__(
+        self,
+        texts: list[str],
+        said: list[tuple[str, dict[str, str]]],  # (kind, fields): a tuple per distinct message
+        nos: list[int],
+        clocks: list[float | None],
+    ) -> None:
+        self.texts, self.said, self.nos, self.clocks = texts, said, nos, clocks
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter((self.texts, self.said, self.nos, self.clocks))
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, EventColumns) and tuple(self) == tuple(other)
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, as a list
+
+    @staticmethod
+    def of(events: list[DmesgEvent]) -> EventColumns:
+        return EventColumns(
+            [e.text for e in events],
+            [(e.kind, e.fields) for e in events],
+            [e.line for e in events],
+            [e.timestamp for e in events],
+        )
+
+
+_KIND = itemgetter(0)
+
+
+@dataclass(init=False)
 class DmesgResult:
-    events: list[DmesgEvent] = field(default_factory=list)
     lines: int = 0
     kernel_lines: int = 0  # lines that look like kernel log lines
     # ... and the other lines whose log wrapper names the program that wrote them
@@ -143,22 +181,130 @@ class DmesgResult:
     # parsed (compare by `is`: a caller's text that is another object is not covered).
     bodies: tuple[str, ...] | None = field(default=None, repr=False, compare=False)
     read: str | None = field(default=None, repr=False, compare=False)
+    # The events as columns, one entry per event in order (the parse's form: a long log's
+    # ~10^5 events are ~5 000 distinct messages, and a reader that works per distinct message
+    # reads these in C instead of an object per line): the message (one string object for
+    # all its repeats), its (kind, fields) (one tuple per distinct message), its line number
+    # and its clock. ``events`` is made from them when first asked for.
+    columns: EventColumns = field(default_factory=lambda: EventColumns([], [], [], []), repr=False)
+
+    def __init__(
+        self,
+        events: list[DmesgEvent] | None = None,
+        *,
+        lines: int = 0,
+        kernel_lines: int = 0,
+        other_lines: int = 0,
+        timestamps: bool = False,
+        starts_mid_log: bool = False,
+        elided: bool = False,
+        timestamp_jumps: int = 0,
+    ) -> None:
+        # written out: ``events`` is made from the columns, or given as a list (a test's)
+        self.lines, self.kernel_lines, self.other_lines = lines, kernel_lines, other_lines
+        self.timestamps, self.starts_mid_log, self.elided = timestamps, starts_mid_log, elided
+        self.timestamp_jumps = timestamp_jumps
+        self.bodies = self.read = None
+        self.columns = EventColumns([], [], [], [])
+        if events is not None:
+            self.events = events
+
+    @property
+    def events(self) -> list[DmesgEvent]:
+        """Every event, in order, made from the columns at the first call (a list the caller
+        may extend: the columns follow it, see ``said``)."""
+        made = self.__dict__.get("_events")
+        if made is None:
+            texts, said, nos, clocks = self.columns
+            made = [
+                DmesgEvent(kind, no, clock, text, fields)
+                for text, (kind, fields), no, clock in zip(texts, said, nos, clocks, strict=True)
+            ]
+            self.__dict__["_events"] = made
+            self.__dict__["_made"] = (made, len(made))
+        return made
+
+    @events.setter
+    def events(self, events: list[DmesgEvent]) -> None:
+        self.__dict__["_events"] = events
+        self.__dict__.pop("_made", None)
+
+    def said(self) -> EventColumns:
+        """The columns, made again from ``events`` when a caller replaced or extended that list
+        (a test's hand-made events, a reference parse's appends)."""
+        made = self.__dict__.get("_events")
+        kept = self.__dict__.get("_made")
+        if made is not None and (kept is None or kept[0] is not made or kept[1] != len(made)):
+            self.columns = EventColumns.of(made)
+            self.__dict__["_made"] = (made, len(made))
+            self.__dict__["_given"] = True  # a caller's events: a message may have two kinds
+        return self.columns
+
+    def one_kind_a_text(self) -> bool:
+        """Whether every message has one kind in the columns: the parse's (it classifies a
+        message once), not events a caller gave or changed."""
+        self.said()
+        return not self.__dict__.get("_given")
+
+    def places(self) -> dict[Any, list[int]]:
+        """Each distinct message's places in the columns, in order, keyed by the message (the
+        parse's columns: one kind a message) or by (kind, message) (a caller's events); the
+        keys in the order they first come. Made once, by the one loop over every event that
+        the readers share: a pass in C per question (map, compress over range) costs more
+        than this loop, ~200 instructions an event each, as they make an int per event."""
+        columns = self.said()
+        kept = self.__dict__.get("_places")
+        if kept is None or kept[0] is not columns:
+            texts, said = columns.texts, columns.said
+            keys: Any = (
+                texts if self.one_kind_a_text() else zip(map(_KIND, said), texts, strict=True)
+            )
+            index: dict[Any, list[int]] = {}
+            for place, key in enumerate(keys):
+                if (at := index.get(key)) is None:
+                    index[key] = [place]
+                else:
+                    at.append(place)
+            kept = self.__dict__["_places"] = (columns, index)
+        return kept[1]
+
+    def key_at(self, place: int) -> Any:
+        """The key ``places`` gives the event at ``place``."""
+        texts, said = self.columns.texts, self.columns.said
+        return texts[place] if self.one_kind_a_text() else (said[place][0], texts[place])
+
+    def by_kind(self) -> dict[str, list[list[int]]]:
+        """Each kind's distinct messages' places (from ``places``: per distinct message)."""
+        index = self.places()
+        kept = self.__dict__.get("_by_kind")
+        if kept is None or kept[0] is not index:
+            said = self.columns.said
+            kinds: dict[str, list[list[int]]] = {}
+            for at in index.values():
+                kinds.setdefault(said[at[0]][0], []).append(at)
+            kept = self.__dict__["_by_kind"] = (index, kinds)
+        return kept[1]
+
+    def at(self, index: int) -> DmesgEvent:
+        """The event at ``index`` of the columns, made now (a reader of a few events)."""
+        texts, said, nos, clocks = self.said()
+        kind, fields = said[index]
+        return DmesgEvent(kind, nos[index], clocks[index], texts[index], fields)
 
     def of_kind(self, kind: str) -> list[DmesgEvent]:
-        """The events of a kind, in order: from an index of every kind made at the first
-        call (a long log's ~10^5 events read once, not once per kind asked for), made again
-        when the event list is another or has grown."""
-        index = self.__dict__.get("_by_kind")
-        if index is None or index[0] is not self.events or index[1] != len(self.events):
-            by_kind: dict[str, list[DmesgEvent]] = {}
-            for e in self.events:
-                by_kind.setdefault(e.kind, []).append(e)
-            index = self.__dict__["_by_kind"] = (self.events, len(self.events), by_kind)
-        return list(index[2].get(kind, ()))
+        """The events of a kind, in order (a list the caller may change)."""
+        return self.of_kinds(kind)
+
+    def of_kinds(self, *kinds: str) -> list[DmesgEvent]:
+        """The events of any of these kinds, in order: their places from ``by_kind`` (a long
+        log's ~10^5 events are not made for a few kinds)."""
+        by_kind = self.by_kind()
+        at = sorted(chain.from_iterable(chain.from_iterable(by_kind.get(k, ()) for k in kinds)))
+        return [self.at(i) for i in at]
 
     @property
     def under_voltage(self) -> bool:
-        return any(e.kind == "under_voltage" for e in self.events)
+        return "under_voltage" in self.by_kind()
 
     def nics(self) -> dict[str, DmesgNic]:
         """Per-interface summary, following ``renamed from`` lines."""
@@ -270,7 +416,8 @@ _WHOLE_PROBE = 4_096
 
 def _parse_dmesg(text: str) -> Parsed[DmesgResult]:
     res = DmesgResult()
-    events = res.events
+    texts, said, nos, clocks = res.columns
+    add_text, add_said, add_no, add_clock = texts.append, said.append, nos.append, clocks.append
     # message → the message (one string object for all its repeats: events share it, its
     # hash is computed once, and the repeat's own copy is freed at once), its kind and fields
     seen: dict[str, tuple[str, tuple[str, dict[str, str]] | None]] = {}
@@ -316,7 +463,7 @@ def _parse_dmesg(text: str) -> Parsed[DmesgResult]:
     # () for none. Filled by such a line read below, after which the log has a clock (so
     # `timestamps` is set, `last_ts` is a number) and its first line is read: a hit needs
     # only its line number, its clock and its event.
-    plain: dict[str, tuple[str, str, dict[str, str]] | tuple[()]] = {}
+    plain: dict[str, tuple[str, tuple[str, dict[str, str]]] | tuple[()]] = {}
     no = slow = 0  # the lines read so far; of them, those read line by line (the rest: hits)
     pairs = iter(parts)
     for stamp, chunk in chain(((None, next(pairs)),), zip(pairs, pairs, strict=False)):
@@ -329,7 +476,10 @@ def _parse_dmesg(text: str) -> Parsed[DmesgResult]:
                 jumps += 1
             last_ts = ts
             if event:
-                events.append(DmesgEvent(event[0], no, ts, event[1], event[2]))
+                add_text(event[0])
+                add_said(event[1])
+                add_no(no)
+                add_clock(ts)
             continue
         if stamp is None:
             raws, plain_key = chunk.split("\n"), None
@@ -357,7 +507,10 @@ def _parse_dmesg(text: str) -> Parsed[DmesgResult]:
                 if not is_kernel:
                     others += logger_tagged(raw.strip())
                 if found is not None:
-                    events.append(DmesgEvent(found[0], no, ts, msg, found[1]))
+                    add_text(msg)
+                    add_said(found)
+                    add_no(no)
+                    add_clock(ts)
                 continue
             # A long log is ~100 000 lines: one strip() per line, and the common "[  12.345678]
             # msg" form read here. Such a line cannot be noise: is_noise()'s fences and prompts
@@ -394,7 +547,7 @@ def _parse_dmesg(text: str) -> Parsed[DmesgResult]:
                     if plain_key == msg and not caller and end == "]" and len(plain) < _MEMO_LIMIT:
                         # the same line under another clock: a dict hit above
                         found = quick[1]
-                        plain[plain_key] = () if found is None else (found[0], quick[0], found[1])
+                        plain[plain_key] = () if found is None else (quick[0], found)
                     msg, found = quick
                     kernel_lines += 1
                     if not timestamps and ts > 1.0:
@@ -405,7 +558,10 @@ def _parse_dmesg(text: str) -> Parsed[DmesgResult]:
                     last_ts = ts
                     first_content = False
                     if found is not None:
-                        events.append(DmesgEvent(found[0], no, ts, msg, found[1]))
+                        add_text(msg)
+                        add_said(found)
+                        add_no(no)
+                        add_clock(ts)
                     continue
                 clock_key = msg
                 if (head := heads.get(msg)) is not None:
@@ -463,7 +619,7 @@ def _parse_dmesg(text: str) -> Parsed[DmesgResult]:
                 clocked[clock_key] = (msg, found)
                 if plain_key == clock_key and not caller and end == "]":
                     # the same line under another clock: a dict hit above
-                    plain[clock_key] = () if found is None else (found[0], msg, found[1])
+                    plain[clock_key] = () if found is None else (msg, found)
             # a trace's frame has no "driver: " head ("[<c000bfc5>] (unwind_backtrace) from ...")
             # ... or a network daemon's line about an interface (a journal of networkd alone)
             is_kernel = (
@@ -473,7 +629,10 @@ def _parse_dmesg(text: str) -> Parsed[DmesgResult]:
             if not is_kernel:  # another program's line (a logread, a journal) or one of no shape
                 others += logger_tagged(stripped)
             if found is not None:
-                events.append(DmesgEvent(found[0], no, ts, msg, found[1]))  # shared, read-only
+                add_text(msg)
+                add_said(found)
+                add_no(no)
+                add_clock(ts)
             if use_whole and not later:  # a line with others joined to it is read in full again
                 if len(whole) < _WHOLE_LIMIT and (whole_hits or len(whole) < _WHOLE_PROBE):
                     whole[raw] = (msg, ts, is_kernel, found)
@@ -491,7 +650,10 @@ def _parse_dmesg(text: str) -> Parsed[DmesgResult]:
                         if len(seen) < _MEMO_LIMIT:
                             seen[part] = (part, found)
                     if found is not None:
-                        events.append(DmesgEvent(found[0], no, ts_part, part, found[1]))
+                        add_text(part)
+                        add_said(found)
+                        add_no(no)
+                        add_clock(ts_part)
                 later.clear()
     lines, kernel_lines = lines + no - slow, kernel_lines + no - slow  # the hits' lines
     res.lines, res.kernel_lines, res.timestamp_jumps = lines, kernel_lines, jumps
