@@ -29,6 +29,7 @@ from sbctune.inventory.parsers.procfs import parse_interrupts
 from sbctune.inventory.raw import RawOutputs, parse_all
 from sbctune.limits import MAX_INTERFACES, MAX_IRQ_LINES
 from sbctune.textsafe import markdown_text, visible
+from sbctune.wording import grouped
 from tests.peak_memory import peak_growth
 
 MAX_RATIO = 30
@@ -166,8 +167,8 @@ def test_proc_interrupts_is_read_up_to_a_count_and_says_so() -> None:
     parsed, warnings = parse_interrupts(interrupts(MAX_IRQ_LINES + 100))
     assert len(parsed.irqs) == MAX_IRQ_LINES
     assert [str(w) for w in warnings] == [
-        f"“/proc/interrupts”: more than {MAX_IRQ_LINES} interrupt lines; only the first"
-        f" {MAX_IRQ_LINES} were read (a real system has a few hundred)"
+        f"“/proc/interrupts”: more than {grouped(MAX_IRQ_LINES)} interrupt lines; only the first"
+        f" {grouped(MAX_IRQ_LINES)} were read (a real system has a few hundred)"
     ]
     assert parse_interrupts(interrupts(MAX_IRQ_LINES))[1] == []
 
@@ -177,7 +178,8 @@ def test_an_ip_listing_is_read_up_to_a_count_and_says_so() -> None:
     found, warnings = parse_ip_json(raw.commands["ip -j link"])
     assert len(found.interfaces) == MAX_INTERFACES
     assert [w.message for w in warnings] == [
-        f"lists {MAX_INTERFACES + 10} interfaces; only the first {MAX_INTERFACES} were read"
+        f"lists {grouped(MAX_INTERFACES + 10)} interfaces; only the first {grouped(MAX_INTERFACES)}"
+        " were read"
     ]
 
 

@@ -17,6 +17,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from sbctune.wording import counted
+
 from .common import Parsed, ParseWarning, finish, guarded, is_noise, split_lines
 
 MAX_LINES = 20_000  # a kernel has a few thousand modules at most
@@ -59,7 +61,8 @@ def _parse(text: str, source: str = "lsmod") -> Parsed[LoadedModules]:
     warnings: list[ParseWarning] = []
     lines = split_lines(text)
     if len(lines) > MAX_LINES:
-        warnings.append(ParseWarning(source, f"only the first {MAX_LINES} lines were read"))
+        read = f"only the first {counted(MAX_LINES, 'line')} were read"
+        warnings.append(ParseWarning(source, read))
         lines = lines[:MAX_LINES]
     for line in lines:
         if is_noise(line) or re.match(r"^\s*Module\s+Size\s+Used\s+by\s*$", line):

@@ -9,7 +9,7 @@ import re
 from typing import Any
 
 from sbctune.limits import MAX_INTERFACES, MAX_JSON_DEPTH, json_depth, parse_json
-from sbctune.wording import counted
+from sbctune.wording import counted, grouped
 
 from .common import Parsed, ParseWarning, finish, guarded, is_noise, split_lines, to_int
 from .ifconfig_shape import read_translated_line, translated_header
@@ -124,7 +124,8 @@ def _parse_ip_json(text: str) -> Parsed[NetInterfaces]:
     bad = 0
     if len(objs) > MAX_INTERFACES:
         warnings.append(ParseWarning("ip -j", (
-            f"lists {counted(len(objs), 'interface')}; only the first {MAX_INTERFACES} were read"
+            f"lists {counted(len(objs), 'interface')}; only the first"
+            f" {grouped(MAX_INTERFACES)} were read"
         )))  # fmt: skip
         objs = objs[:MAX_INTERFACES]
     for obj in objs:

@@ -6,6 +6,7 @@ import re
 from dataclasses import dataclass, field
 
 from sbctune.limits import MAX_IRQ_LINES
+from sbctune.wording import grouped
 
 from .common import Parsed, ParseWarning, finish, guarded, is_noise, split_lines
 
@@ -147,7 +148,8 @@ def _parse_interrupts(text: str) -> Parsed[Interrupts]:
             continue
         if len(res.irqs) >= MAX_IRQ_LINES:
             warnings.append(ParseWarning("/proc/interrupts", (
-                f"more than {MAX_IRQ_LINES} interrupt lines; only the first {MAX_IRQ_LINES}"
+                f"more than {grouped(MAX_IRQ_LINES)} interrupt lines; only the first"
+                f" {grouped(MAX_IRQ_LINES)}"
                 " were read (a real system has a few hundred)"
             )))  # fmt: skip
             break
