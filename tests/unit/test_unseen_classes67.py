@@ -1,0 +1,49 @@
+"""Classes that the sixty-seventh unseen set (IP cameras and media SoCs on vendor BSP kernels;
+tests/captures/corpus/cam67_*) showed misread. Every output here is one of the corpus' bundles
+(named beside it, with its SOURCE.md); the corpus test checks whole bundles."""
+
+from __future__ import annotations
+
+import json
+
+from sbctune.advice.inspect import inspect_bundle
+from sbctune.resources import resource_root
+from tests.corpus_support import CORPUS, corpus_line, inventory_of
+
+# --- Ingenic's vendor jz_mac: a built-in out-of-tree MAC names its platform device -------------
+
+_T21 = "cam67_t21_openipc_1209_jz_mac_platform_probe_mtd_lines"
+_T31N = "cam67_t31n_thingino_311_jz_mac_v13_console_no_timestamps"
+
+
+def test_ingenic_jz_mac_probe_line_is_the_cameras_mac() -> None:
+    """`jz_mac jz_mac.0: JZ on-chip Ethernet MAC driver, Version 1.0` is printed by the ISVP
+    kernel's jz_mac_probe() (OpenIPC/linux drivers/net/ethernet/ingenic/jz_mac.c) after
+    register_netdev(): one bound on-chip MAC on the platform device jz_mac.0, wired, with or
+    without timestamps."""
+    line = corpus_line(_T21, "jz_mac.0", "000-dmesg.txt")
+    assert line.endswith("jz_mac jz_mac.0: JZ on-chip Ethernet MAC driver, Version 1.0")
+    for bundle in (_T21, _T31N):
+        nics = inspect_bundle(CORPUS / bundle).nics
+        assert [(n.bus_path, n.driver, n.bus, n.wireless) for n in nics] == [
+            ("jz_mac.0", "jz_mac", "platform", False)
+        ]
+
+
+def test_jz_mac_row_cites_its_pinned_source() -> None:
+    """The row is generated from a pinned commit of the public tree, not written by hand."""
+    path = resource_root() / "kernel_source" / "vendor_drivers.json"
+    row = json.loads(path.read_text(encoding="utf-8"))["drivers"]["jz_mac"]
+    assert row["bus"] == "platform" and row["wireless"] is False and row["dsa"] is False
+    assert row["module_named_by"].startswith(
+        "OpenIPC/linux@75541f062a05bc74fe2455cb64624a8142dbe5a2 "
+        "drivers/net/ethernet/ingenic/jz_mac.c:"
+    )
+
+
+def test_jz_mii_bus_alone_makes_no_nic() -> None:
+    """The MDIO bus the module registers first (`libphy: jz_mii_bus: probed`, jz_mii_bus_probe())
+    is not a NIC, and a driver the table does not hold ("jz_eth") is not taken for jz_mac."""
+    assert inventory_of({"dmesg": "[    0.586280] libphy: jz_mii_bus: probed\n"}).nics == []
+    other = "[    0.611912] jz_eth jz_eth.0: JZ on-chip Ethernet MAC driver, Version 1.0\n"
+    assert all(n.driver != "jz_mac" for n in inventory_of({"dmesg": other}).nics)
