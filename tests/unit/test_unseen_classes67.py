@@ -47,3 +47,54 @@ def test_jz_mii_bus_alone_makes_no_nic() -> None:
     assert inventory_of({"dmesg": "[    0.586280] libphy: jz_mii_bus: probed\n"}).nics == []
     other = "[    0.611912] jz_eth jz_eth.0: JZ on-chip Ethernet MAC driver, Version 1.0\n"
     assert all(n.driver != "jz_mac" for n in inventory_of({"dmesg": other}).nics)
+
+
+# --- every word order the kernel uses to say a MAC could not connect its PHY -----------------
+
+_CV300 = "cam67_hi3516cv300_openipc_161_hisi_femac_connect_to_phy_failed_one_line"
+
+
+def _phy_connect_errors() -> list[str]:
+    """The 6.1/6.12 network drivers' error formats saying a PHY could not be connected or
+    attached (resources/kernel_source/messages.tsv, from the source), with sample values."""
+    path = resource_root() / "kernel_source" / "messages.tsv"
+    found = []
+    for row in path.read_text(encoding="utf-8").splitlines()[1:]:
+        cells = row.split("\t")
+        if len(cells) != 5 or cells[1] != "err" or "/net/wireless/" in cells[3]:
+            continue
+        text = cells[4].lower()
+        said = ("connect" in text or "attach" in text) and "phy" in text
+        if said and any(w in text for w in ("fail", "unable", "cannot", "could not", "can't")):
+            if "phy-connection-type" in text or "dummy netdev" in text or "phylink" in text:
+                continue  # a device-tree property read, a netcp allocation, phylink's own
+            found.append(
+                cells[4].replace("%pOF", "/soc/mdio/phy@1").replace("%pe", "-ENODEV")
+                .replace("%s", "eth0").replace("%d", "1").replace("%i", "1")
+            )
+    return found
+
+
+def test_every_phy_connect_error_of_the_source_is_a_phy_failure() -> None:
+    """Each driver's own words (hisi_femac.c hisi_femac_drv_probe() "connect to PHY failed!",
+    bgmac's "PHY connection failed", ll_temac's "phy_connect() failed" ...) are a PHY failure,
+    printed on the MAC's platform device."""
+    formats = _phy_connect_errors()
+    assert len(formats) > 30 and "connect to PHY failed!" in formats
+    missed = [
+        text
+        for text in formats
+        if not any(
+            n.log.get("phy_failure")
+            for n in inventory_of({"dmesg": f"[    1.0] xmac 10050000.ethernet: {text}\n"}).nics
+        )
+    ]
+    assert missed == []
+
+
+def test_hisi_femac_connect_failure_is_said() -> None:
+    """The Hi3516CV300's one line: its MAC could not attach its PHY, so it cannot link."""
+    line = corpus_line(_CV300, "hisi-femac")
+    assert line.endswith("hisi-femac 10050000.ethernet: connect to PHY failed!")
+    inv = inspect_bundle(CORPUS / _CV300)
+    assert "phy-attach-failure" in {f.id for f in inv.findings}
