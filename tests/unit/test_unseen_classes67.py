@@ -98,3 +98,20 @@ def test_hisi_femac_connect_failure_is_said() -> None:
     assert line.endswith("hisi-femac 10050000.ethernet: connect to PHY failed!")
     inv = inspect_bundle(CORPUS / _CV300)
     assert "phy-attach-failure" in {f.id for f in inv.findings}
+
+
+# --- a 4.x kernel's device-tree prefix has no space before "Machine model" -------------------
+
+_EV300 = "cam67_hi3516ev300_openipc_1138_demo_board_model_console_head"
+
+
+def test_4x_fdt_prefix_without_space_still_names_the_board() -> None:
+    """4.9's drivers/of/fdt.c pr_fmt is "OF: fdt:" (6.1/6.12: "OF: fdt: "): the Hi3516EV300's
+    4.9.37 log prints `OF: fdt:Machine model: Hisilicon HI3516EV300 DEMO Board`."""
+    line = corpus_line(_EV300, "Machine model")
+    assert line == "OF: fdt:Machine model: Hisilicon HI3516EV300 DEMO Board"
+    board = inspect_bundle(CORPUS / _EV300).board
+    assert board.model == "Hisilicon HI3516EV300 DEMO Board"
+    assert board.kernel == "4.9.37"
+    spaced = inventory_of({"dmesg": "[    0.0] OF: fdt: Machine model: Radxa ROCK3 Model A\n"})
+    assert spaced.board.model == "Radxa ROCK3 Model A"
