@@ -69,8 +69,12 @@ def _phy_connect_errors() -> list[str]:
             if "phy-connection-type" in text or "dummy netdev" in text or "phylink" in text:
                 continue  # a device-tree property read, a netcp allocation, phylink's own
             found.append(
-                cells[4].replace("%pOF", "/soc/mdio/phy@1").replace("%pe", "-ENODEV")
-                .replace("%s", "eth0").replace("%d", "1").replace("%i", "1")
+                cells[4]
+                .replace("%pOF", "/soc/mdio/phy@1")
+                .replace("%pe", "-ENODEV")
+                .replace("%s", "eth0")
+                .replace("%d", "1")
+                .replace("%i", "1")
             )
     return found
 
