@@ -96,6 +96,24 @@ SOURCES: list[dict[str, object]] = [
         },
     },
     {
+        # Ingenic's on-chip MAC in the T10/T20/T21/T30/T31 vendor (ISVP) 3.10 kernels, built in:
+        # jz_mac_probe() prints dev_info("%s, Version %s", JZMAC_DRV_DESC, ...) on its platform
+        # device jz_mac.0 after register_netdev(), so the line is a bound, registered MAC
+        "module": "jz_mac",
+        "bus": "platform",
+        "wireless": False,
+        "repo": "OpenIPC/linux",
+        "named_by": {
+            "commit": "75541f062a05bc74fe2455cb64624a8142dbe5a2",
+            "path": "drivers/net/ethernet/ingenic/jz_mac.c",
+            "lines": [
+                '#define JZMAC_DRV_NAME\t\t"jz_mac"',
+                ".name = JZMAC_DRV_NAME,",
+                'dev_info(&pdev->dev, "%s, Version %s\\n", JZMAC_DRV_DESC, JZMAC_DRV_VERSION);',
+            ],
+        },
+    },
+    {
         "module": "wilc_sdio",  # obj-$(CONFIG_WILC_SDIO) += wilc-sdio.o: the kernel says wilc_sdio
         "bus": "sdio",
         "wireless": True,

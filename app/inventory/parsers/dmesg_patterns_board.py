@@ -6,7 +6,11 @@ from __future__ import annotations
 
 from sbctune.inventory.parsers.lazy_pattern import Lazy as _Lazy
 
-_OF = "(?:OF: fdt: )?"  # early device-tree code prefixes the model line
+# early device-tree code prefixes the model line: drivers/of/fdt.c's pr_fmt is "OF: fdt: " in
+# 6.1/6.12 and "OF: fdt:" with no space in 4.x (4.9: drivers/of/fdt.c of
+# AndDiSa/android_kernel_google_msm-4.9@27c7fde7), so a 4.9 camera prints
+# "OF: fdt:Machine model: ..." (corpus cam67_hi3516ev300_*)
+_OF = "(?:OF: fdt: ?)?"
 
 POWER: list[tuple[str, _Lazy]] = [
     (

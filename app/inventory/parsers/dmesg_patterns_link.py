@@ -330,7 +330,15 @@ NETDEV_LATE: list[tuple[str, _Lazy]] = [
             rf"(?P<iface2>{OLD_NETDEV}): )?.*?"
             r"(?i:cannot attach to phy|could not attach (?:to )?phy|no phy at addr|"
             # fec: "Unable to connect to phy" (fec_main.c fec_enet_mii_probe())
-            r"(?:failed to|unable to|could not|cannot) connect (?:to )?(?:the )?phy|"
+            r"(?:failed to|unable to|could not|cannot) connect (?:to )?(?:the |fixed )?phy|"
+            # the other word orders of the 6.1/6.12 drivers' PHY-connect errors (messages.tsv,
+            # checked by test_unseen_classes67): hisi_femac.c "connect to PHY failed!",
+            # bgmac.c "Connecting PHY failed", "PHY connection failed", sunplus "Failed to
+            # connect phy!", ll_temac "phy_connect() failed", emac/core.c "failed to attach dt
+            # phy", icssg "can't connect to MII0 PHY", lan78xx "can't attach PHY to %s"
+            r"connect(?:ing)? (?:to )?phy failed|phy connection failed|"
+            r"(?:failed to|can'?t) (?:attach|connect to) (?:dt |mii\d )?phy|"
+            r"\b(?:of_|phylink_of_)?phy_(?:connect|attach)\w*(?:\(\))? failed|"
             # not the regulator core's "supply %s not found, using dummy regulator" about a
             # (USB) PHY device's power (drivers/regulator/core.c _regulator_get(), 6.1/6.12):
             # "usb_phy_generic phy: supply vcc not found" names no missing Ethernet PHY
