@@ -2,8 +2,9 @@
 
 A single spike of a few hundred ms set the top at its value x 1.1 and pressed every other probe
 flat on the axis (walk ux30, screens 19/20). The top is now the peak's when the peak is within
-twice the 95th percentile; above that the scale stops at twice the percentile and the plot
-marks the spike with its value (a fact the user must still see), see LatencyPlot.
+three times the 95th percentile; above that the scale stops there and the plot marks the spike
+with its value (a fact the user must still see), see LatencyPlot. Three, not two: on the walk's
+noisy lab line (p95 ~14 ms, peak 37.6 ms) two clipped three ordinary probes for no gain.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from dataclasses import dataclass
 
 FLOOR_MS = 5.0  # the least top: an idle LAN's 0.3 ms probes are not drawn as tall bars
 BULK = 0.95  # the share of probes the scale is made for
-SPIKE = 2.0  # a probe above this multiple of the bulk's top is clipped and marked
+SPIKE = 3.0  # a probe above this multiple of the bulk's top is clipped and marked
 MARGIN = 1.1  # room above the top
 
 
