@@ -14,8 +14,10 @@ from sbctune.ui.settings import Units
 from sbctune.ui.theme import Colors
 from sbctune.ui.units import scale
 from sbctune.ui.widgets.common import PassesTheWheel
+from sbctune.ui.widgets.latency_scale import LatencyScale, latency_scale, spike_ms
 from sbctune.ui.widgets.plot_heights import CPU_HEIGHT, LATENCY_HEIGHT, THROUGHPUT_HEIGHT
 from sbctune.ui.widgets.plot_menus import menus_off
+from sbctune.wording import counted
 
 HEADROOM = 1.3  # the throughput plot's top, as a multiple of the line rate or the peak
 LEGEND_GAP = 4  # pixels between a legend's strip and its plot
@@ -194,6 +196,11 @@ class LatencyPlot(PassesTheWheel, pg.PlotWidget):  # type: ignore[misc]
         self.legend.addItem(self.loaded, "under load")
         self.legend.addItem(self.idle, "idle")
         reserve_legend_strip(item, self.legend, below_title=True)
+        # A spike above the scale: its value where it leaves the plot (ui/widgets/latency_scale).
+        self.spike = pg.TextItem(anchor=(0.5, 0))
+        self.spike.setZValue(10)
+        self.spike.hide()
+        self.addItem(self.spike, ignoreBounds=True)
         self._live: LiveMeasurement | None = None
         self._points = -1
         self.apply_theme(colors)
@@ -202,6 +209,11 @@ class LatencyPlot(PassesTheWheel, pg.PlotWidget):  # type: ignore[misc]
         self.setBackground(colors.background)
         style_axes(self.getPlotItem(), colors)
         style_legend(self.legend, colors)
+        backdrop = QColor(colors.background)
+        backdrop.setAlpha(235)
+        self.spike.setColor(colors.foreground)
+        self.spike.fill = pg.mkBrush(backdrop)
+        self.spike.border = pg.mkPen(colors.muted)
         self.getPlotItem().setTitle(self._title, color=colors.foreground, size="9pt")
         self.loaded.setPen(pg.mkPen(colors.line_rate, width=1.5))
         self.idle.setSymbolBrush(colors.muted)
@@ -225,8 +237,29 @@ class LatencyPlot(PassesTheWheel, pg.PlotWidget):  # type: ignore[misc]
         idle = live.latency_idle
         dots = [(x, y) for x, y in zip(idle.xs, idle.ys, strict=False) if not math.isnan(y)]
         self.idle.setData([x for x, _ in dots], [y for _, y in dots])
-        finite = [y for y in (*live.latency.ys, *live.latency_idle.ys) if not math.isnan(y)]
-        self.setYRange(0, max([5.0, *finite]) * 1.1, padding=0)
+        points = [
+            *zip(live.latency.xs, live.latency.ys, strict=False),
+            *zip(idle.xs, idle.ys, strict=False),
+        ]
+        self.show_scale(latency_scale(points))
+
+    def show_scale(self, scale: LatencyScale) -> None:
+        """The scale from the bulk of the probes; a spike above it keeps its value in sight."""
+        self.setYRange(0, scale.top, padding=0)
+        if not scale.clipped:
+            self.spike.hide()
+            return
+        words = f"\u2191 {spike_ms(scale.peak)}"
+        if scale.clipped > 1:
+            words += f" (highest of {counted(scale.clipped, 'probe')} off the scale)"
+        self.spike.setText(words)
+        # At the top edge, under the spike: the clipped line points at it.
+        # Centred on it, or its end at the plot's edge: the value is never cut off at a side.
+        left, right = self.getPlotItem().vb.viewRange()[0]
+        place = (scale.peak_x - left) / (right - left) if right > left else 0.5
+        self.spike.setAnchor((min(1.0, max(0.0, (place - 0.15) / 0.7)), 0))
+        self.spike.setPos(scale.peak_x, scale.top)
+        self.spike.show()
 
 
 # Plain names in the legend (issue 22 walk); the kernel's terms are in the plot's tooltip.
