@@ -71,7 +71,10 @@ def refusal(
         return DEFAULT
     facts = driver_caps.table()["hand"].get("_kernel", [])
     if series is None:
-        return _between(facts, chip.strip(), kernel, pinned)
+        known = [str(k) for k in driver_caps.table()["kernels"]]
+        # a per-CPU line in every series is, like a pinned one, the core's own refusal
+        per_cpu = all(_per_cpu(facts, chip.strip(), s, hwirq) for s in known)
+        return _between(facts, chip.strip(), kernel, pinned or per_cpu)
     if pinned:  # write_irq_affinity's own refusal, whatever the chip
         return _core(facts, series)
     mine = [f for f in facts if f["fact"] == "irqchip_without_affinity"
@@ -99,13 +102,14 @@ def fixed_lines(interrupts_text: str | None, kernel: str | None) -> list[int]:
     return fixed_irqs(parsed, numbers, kernel or None)[0]
 
 
-def _between(facts: list[dict[str, Any]], chip: str, kernel: str | None, pinned: bool) -> str:
-    """A kernel between or after the table's series (6.6, 6.8, 6.18): a line its requester
-    pinned, or a chip that every series lists without an errno of its own (the Pi 1-3's
-    armctrl_chip), is refused by write_irq_affinity itself, whose errno the core fact's release
-    range dates (EIO until 6.12, eb29369fa543; audit 37 row 7). Anything else (the Pi 4's MSI
-    chip, whose change is not dated) or an undated kernel: DEFAULT."""
-    if not pinned:
+def _between(facts: list[dict[str, Any]], chip: str, kernel: str | None, core: bool) -> str:
+    """A kernel between or after the table's series (6.6, 6.8, 6.18): a line the core refuses
+    whatever its chip (`core`: pinned by its requester, or a per-CPU line), or a chip that every
+    series lists without an errno of its own (the Pi 1-3's armctrl_chip), is refused by
+    write_irq_affinity itself, whose errno the core fact's release range dates (EIO until 6.12,
+    eb29369fa543; audit 37 row 7). Anything else (the Pi 4's MSI chip, whose change is not
+    dated) or an undated kernel: DEFAULT."""
+    if not core:
         known = {str(k) for k in driver_caps.table()["kernels"]}
         kind = "irqchip_without_affinity"
         mine = [f for f in facts if f["fact"] == kind and f.get("shown_as") == chip]

@@ -69,6 +69,25 @@ def test_a_pi4s_per_cpu_gic_lines_refuse_and_its_genet_lines_move(
     assert _write(config, 38, "2\n") == (None, "2\n")  # bcmgenet's eth0 (GICv2 189)
 
 
+@pytest.mark.parametrize(
+    ("kernel", "code"),
+    [("6.6.51+rpt-rpi-v8", errno.EIO), ("6.8.0-1013-raspi", errno.EIO),
+     ("6.18.3+rpt-rpi-v8", errno.EPERM)],
+)  # fmt: skip
+def test_between_the_series_a_per_cpu_line_answers_as_a_pinned_one(
+    tmp_path: Path, kernel: str, code: int
+) -> None:
+    """Kernels between the series (audit 37): the GIC's per-CPU lines and the arm-pmu lines are
+    both refused by write_irq_affinity itself, so both get its errno dated for that kernel
+    (EIO until 6.12, eb29369fa543); the lead's merge of 36a and 37 gave the per-CPU ones EINVAL."""
+    copy = profile_copy(tmp_path, "pi4-rtl8153", "pi4",
+                        replace=[('kernel = "5.15.4-0-rpi4"', f'kernel = "{kernel}"')])  # fmt: skip
+    config = configs.knobs_config(load_profile(str(copy)))
+    for line in (9, 11, 12, 33, 34):  # per-CPU GIC lines; arm-pmu SPIs
+        assert _write(config, line, "2\n") == (code, "f\n"), line
+    assert _write(config, 38, "2\n") == (None, "2\n")  # bcmgenet's eth0 still moves
+
+
 def test_the_shipped_pi4_on_515_answers_as_61() -> None:
     """5.15 (seed 000's kernel) predates every series of the table: it answers as 6.1 (EIO)."""
     config = configs.knobs_config(load_profile("pi4-ax88179"))
