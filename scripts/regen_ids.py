@@ -3,6 +3,10 @@
 
     python scripts/regen_ids.py            # apt-get download the packages into a temp dir
     python scripts/regen_ids.py DEB_DIR    # use .deb files already downloaded there
+    python scripts/regen_ids.py --ids-only --suite trixie [DEB_DIR]
+        # pci.json/usb.json alone, from the pci.ids/usb.ids packages of a newer Debian suite
+        # (a private apt state under a temp dir: the system's sources are left alone), with
+        # the kernels' tables (drivers.json) kept as shipped; a DEB_DIR may hold either or both
 
 Packages (Debian bookworm; `apt-get download` needs `dpkg --add-architecture arm64 armel`
 and `apt-get update` for the foreign kernels):
@@ -22,11 +26,11 @@ names only for devices a network driver claims or whose name says it is a networ
 
 from __future__ import annotations
 
+import argparse
 import json
 import re
 import struct
 import subprocess
-import sys
 import tempfile
 from datetime import UTC, datetime
 from pathlib import Path
@@ -64,6 +68,26 @@ def _download(dest: Path) -> None:
             raise SystemExit(f"cannot resolve {meta}")
         names.append(image.group(1).split(":")[0] + f":{arch}")
     _run(["apt-get", "download", *names], cwd=dest)
+
+
+def _download_ids(dest: Path, suite: str) -> None:
+    """pci.ids and usb.ids of `suite` (trixie ...), with apt's state in a temp dir of its own."""
+    state = dest / "apt"
+    for sub in ("lists/partial", "cache/archives/partial", "sources"):
+        (state / sub).mkdir(parents=True, exist_ok=True)
+    (state / "sources" / f"{suite}.sources").write_text(
+        f"Types: deb\nURIs: http://deb.debian.org/debian\nSuites: {suite}\n"
+        "Components: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n"
+    )
+    (state / "empty.list").write_text("")
+    options = [
+        f"-oDir::Etc::SourceList={state / 'empty.list'}",
+        f"-oDir::Etc::SourceParts={state / 'sources'}",
+        f"-oDir::State::Lists={state / 'lists'}",
+        f"-oDir::Cache={state / 'cache'}",
+    ]
+    _run(["apt-get", *options, "update"])
+    _run(["apt-get", *options, "download", PACKAGES["pci.ids"], PACKAGES["usb.ids"]], cwd=dest)
 
 
 def _deb_field(deb: Path, name: str) -> str:
@@ -219,11 +243,43 @@ def _ids(deb: Path, name: str, claimed: set[str]) -> dict[str, object]:
     }
 
 
+def _ids_only(src: Path) -> None:
+    """pci.json/usb.json from the .debs in `src` (either or both), the IDs a network driver
+    claims read from the shipped drivers.json; VERSION.json's entries for them updated."""
+    drivers = json.loads((OUT / "drivers.json").read_text(encoding="utf-8"))
+    stamp = json.loads((OUT / "VERSION.json").read_text(encoding="utf-8"))
+    for key, bus in (("pci.ids", "pci"), ("usb.ids", "usb")):
+        found = sorted(src.glob(f"{key}_*.deb"))
+        if not found:
+            continue
+        data = _ids(found[-1], key, set(drivers[bus]))
+        (OUT / f"{bus}.json").write_text(json.dumps(data, indent=0, sort_keys=False) + "\n")
+        stamp[bus] = data["source"]
+    stamp["generated"] = datetime.now(UTC).strftime("%Y-%m-%d")
+    (OUT / "VERSION.json").write_text(json.dumps(stamp, indent=2) + "\n")
+
+
 def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("deb_dir", nargs="?", help="the .deb files, already downloaded")
+    parser.add_argument("--ids-only", action="store_true", help="pci.json/usb.json alone")
+    parser.add_argument("--suite", default="", help="the Debian suite of the ids (trixie ...)")
+    args = parser.parse_args()
+    if args.ids_only:
+        with tempfile.TemporaryDirectory() as tmp:
+            src = Path(args.deb_dir or tmp)
+            if args.deb_dir is None and args.suite:
+                _download_ids(src, args.suite)
+            elif args.deb_dir is None:
+                _run(["apt-get", "download", PACKAGES["pci.ids"], PACKAGES["usb.ids"]], cwd=src)
+            _ids_only(src)
+        for file in ("pci.json", "usb.json", "VERSION.json"):
+            print(f"resources/ids/{file}: {(OUT / file).stat().st_size} bytes")
+        return 0
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
-        src = Path(sys.argv[1]) if len(sys.argv) > 1 else work / "debs"
-        if len(sys.argv) <= 1:
+        src = Path(args.deb_dir) if args.deb_dir else work / "debs"
+        if not args.deb_dir:
             src.mkdir()
             _download(src)
         pick = {

@@ -20,6 +20,7 @@ import re
 from sbctune.catalog.ids import load_ids
 from sbctune.catalog.kernel_drivers import KernelDriver, load_kernel_drivers
 from sbctune.catalog.model import Chip
+from sbctune.catalog.pci_id_macros import id_macro
 
 # A chip's model number in a pci.ids/usb.ids name: "82599ES", "X540", "LAN9500A", "MT27700",
 # "ConnectX-5", also after a slash ("LAN9500/LAN9500i"); not a product code attached by a
@@ -70,8 +71,20 @@ def other_chips(driver: str, named: str, own_ids: tuple[str, ...] = ()) -> list[
         name = (ids.usb_devices if bus == "usb" else ids.pci_devices).get(key, "")
         models = _models(name)
         if models and not any(_covered(m, family) for m in models):
+            if bus == "pci" and _kernel_names_family(driver, key, family):
+                continue  # a rebrand: pci.ids's product name, the kernel's chip
             others.add(name)
     return sorted(others)
+
+
+def _kernel_names_family(driver: str, key: str, family: set[str]) -> bool:
+    """The driver's own ID table names this PCI ID by a model of the family: 8086:3101 is
+    "Killer E3100X ..." in pci.ids, IGC_DEV_ID_I225_K2 in igc (catalog.pci_id_macros)."""
+    known = load_kernel_drivers().get(driver.replace("-", "_"))
+    if known is None:
+        return False
+    macro = id_macro(known.file, key.partition(":")[2])
+    return any(_covered(m, family) for m in _models(macro.replace("_", " ")))
 
 
 def known_in_tree(driver: str) -> bool:

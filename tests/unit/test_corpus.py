@@ -394,13 +394,6 @@ KNOWN_GAPS: dict[str, str] = {
         "driver or bus and the missing NPE microcode is no finding"
     ),
     # corpus65 (sixty-fifth unseen set), reasons in tests/captures/corpus/README.md
-    "new65_x86_qubes9869_be200_device_272b_quoted_lspci_vv_truncated": (
-        "resources/ids/ is read from bookworm's pci.ids (2023.04.10), which names 8086:272b "
-        "only 'Device 272b' (the BE20x name came to pci.ids later); the block is cut before "
-        "its driver line and iwlwifi's ID table (IWL_PCI_DEVICE rows) is in no drivers table, "
-        "so neither the chip nor its Wi-Fi kind is named: a newer pci.ids is a regen of every "
-        "bundle's names"
-    ),
     # corpus63 (sixty-third unseen set), reasons in tests/captures/corpus/README.md
     "spi63_adi_linux1901_adin2111_two_port_netdevs_ifconfig_p0_no_carrier": (
         "ADI's own tree names the ADIN2111's port net_devices 'adin2111-<n>-p<port>' (mainline "
@@ -444,6 +437,18 @@ KNOWN_GAPS: dict[str, str] = {
         "Rockchip's BSP rockchip-cpuinfo prints the SoC as a hex id ('SoC : 11061000') and the "
         "AIC8800DC's vendor aicbsp/rwnx driver names its chip only in a firmware path: neither "
         "source is pinned in a vendor table yet"
+    ),
+    # gaps31: a newer pci.ids (trixie's 2025.06.09) shows what the driver alone never proved
+    "mt7621_mt76_688_mt7915e_probe_einval_terminal_clock_uname": (
+        "the chip was named MT7915 from the driver alone while bookworm's pci.ids (2023.04.10) "
+        "named no other ID mt7915e binds; trixie's names 14c3:7916 'MT7905D/MT7975', and the "
+        "driver's table (6.1/6.12 mt7915/pci.c mt7915_pci_device_table[]) binds 0x7906 too, the "
+        "MT7916 (mt76_connac.h is_mt7916()): no line of the failed probe says which of the "
+        "two it is"
+    ),
+    "x86_mt76_799_mt7915e_firmware_init_timeout_backports": (
+        "as mt7621_mt76_688: mt7915e binds the MT7915 and the MT7916 (0x7906), and the probe "
+        "that timed out names neither; the chip was the driver's until pci.ids named 14c3:7916"
     ),
 }
 
