@@ -3,13 +3,16 @@
 
     python scripts/regen_ids.py            # apt-get download the packages into a temp dir
     python scripts/regen_ids.py DEB_DIR    # use .deb files already downloaded there
-    python scripts/regen_ids.py --ids-only --suite trixie [DEB_DIR]
-        # pci.json/usb.json alone, from the pci.ids/usb.ids packages of a newer Debian suite
-        # (a private apt state under a temp dir: the system's sources are left alone), with
-        # the kernels' tables (drivers.json) kept as shipped; a DEB_DIR may hold either or both
+    python scripts/regen_ids.py --ids-only DEB_DIR
+        # pci.json and/or usb.json alone, from the pci.ids/usb.ids .debs in DEB_DIR, the
+        # kernels' tables (drivers.json) kept as shipped: the shipped pci.json is trixie's
+        # pci.ids 0.0~2025.06.09-1 made so (usb.json and drivers.json are bookworm's)
+    python scripts/regen_ids.py --ids-only --suite trixie
+        # the same, downloading both packages of that suite (apt's state in a temp dir of its
+        # own: the system's sources are left alone)
 
-Packages (Debian bookworm; `apt-get download` needs `dpkg --add-architecture arm64 armel`
-and `apt-get update` for the foreign kernels):
+Packages (Debian bookworm, pci.ids trixie's; `apt-get download` needs `dpkg
+--add-architecture arm64 armel` and `apt-get update` for the foreign kernels):
   pci.ids, usb.ids                         the databases lspci and lsusb use
   linux-image-<abi>-arm64                  Debian's kernel for 64-bit ARM boards (Pi 3/4, CM4,
                                            ROCK, Orange Pi, ODROID ... with upstream device trees)
