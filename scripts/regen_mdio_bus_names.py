@@ -14,7 +14,13 @@ A name is taken from `X->name = "literal";` (or `X.name = ...`) in a drivers/net
 registers X as an MDIO bus (mdiobus_register(X), of_mdiobus_register(X, ...),
 devm_mdiobus_register(dev, X), devm_of_mdiobus_register(dev, X, ...)). The driver is the one
 drivers.json lists for that file; a file no driver owns (a library such as mdio-gpio) is kept
-with no driver. Read from Debian's linux-source-6.1 and -6.12 at the versions
+with no driver. Nor has a name a file that registers a bus may also give it from a device-tree
+node (`bus->name = np->full_name`, mv88e6xxx/chip.c mv88e6xxx_mdio_register()) while it looks
+its child nodes up by that name (of_get_child_by_name(np, "mdio")): mtk_eth_soc.c's literal
+"mdio" is then printed by a Marvell switch's bus too ("libphy: mdio: probed" beside mv88e6085
+lines), so it names no one driver ("node_named_in" lists those files; file-level, so it may
+list a file whose node-named bus is its device's own node, as ar9331.c's is).
+Read from Debian's linux-source-6.1 and -6.12 at the versions
 resources/kernel_source/VERSION.json names.
 """
 
@@ -45,6 +51,18 @@ _IDS = re.compile(
 )
 
 
+_NODE_NAMED = re.compile(r"(?:->|\.)name\s*=\s*\w+->full_name\s*;")
+_CHILD = re.compile(r"of_get_child_by_name\(\s*[^,()]+,\s*\"([^\"]+)\"\s*\)")
+
+
+def node_names_in(text: str) -> set[str]:
+    """The child-node names a file looks up when it also names an MDIO bus it registers after a
+    device-tree node's name: names its buses may take."""
+    if "mdiobus_register" not in text or not _NODE_NAMED.search(text):
+        return set()
+    return {m.group(1) for m in _CHILD.finditer(text)}
+
+
 def _bare(expr: str) -> str:
     return expr.lstrip("&").strip()
 
@@ -73,10 +91,14 @@ def owners() -> dict[str, str]:
 def table(trees: dict[str, Path]) -> dict[str, dict[str, object]]:
     by_file = owners()
     found: dict[str, dict[str, object]] = {}
+    from_nodes: dict[str, set[str]] = {}
     for series, root in sorted(trees.items()):
         for path in sorted((root / "drivers/net").rglob("*.c")):
             rel = path.relative_to(root).as_posix()
-            named = names_in(path.read_text(encoding="utf-8", errors="replace"))
+            text = path.read_text(encoding="utf-8", errors="replace")
+            for node in node_names_in(text):
+                from_nodes.setdefault(node, set()).add(rel)
+            named = names_in(text)
             for name, id_format in sorted(named.items()):
                 entry = found.setdefault(
                     name,
@@ -86,6 +108,9 @@ def table(trees: dict[str, Path]) -> dict[str, dict[str, object]]:
                 assert isinstance(series_list, list)
                 if series not in series_list:
                     series_list.append(series)
+    for name, entry in found.items():
+        if files := sorted(from_nodes.get(name, set()) - {str(entry["file"])}):
+            entry["driver"], entry["node_named_in"] = None, files
     return dict(sorted(found.items()))
 
 

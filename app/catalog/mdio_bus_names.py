@@ -42,5 +42,6 @@ def usb_numbered_drivers() -> frozenset[str]:
 
 def mdio_bus_driver(name: str) -> str | None:
     """The network driver that names its MDIO bus `name`; None for a library's or shared
-    file's bus ("Fixed MDIO Bus", stmmac_mdio.c's "stmmac") or an unknown name."""
+    file's bus ("Fixed MDIO Bus", stmmac_mdio.c's "stmmac"), a name a device-tree node gives
+    other drivers' buses too (mtk_eth_soc.c's "mdio", also mv88e6xxx's), or an unknown name."""
     return _names().get(name)

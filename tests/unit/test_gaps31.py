@@ -2,7 +2,8 @@
 
 pci.ids is trixie's (2025.06.09) instead of bookworm's (2023.04.10), so chips sold since are
 named; where the newer database names an ID a driver binds by the product it was sold as, the
-kernel's own ID macro says which chip it is (catalog.pci_id_macros)."""
+kernel's own ID macro says which chip it is (catalog.pci_id_macros). And an MDIO bus name that a
+device-tree node gives too ("mdio") names no one driver (scripts/regen_mdio_bus_names.py)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,10 @@ from sbctune.advice.inspect import inspect_bundle
 from sbctune.catalog.driver_chips import other_chips
 from sbctune.catalog.ids import load_ids
 from sbctune.catalog.kernel_drivers import load_kernel_drivers
+from sbctune.catalog.mdio_bus_names import mdio_bus_driver
 from sbctune.catalog.pci_id_macros import id_macro
+from sbctune.resources import resource_root
+from tests.corpus_support import inventory_of
 
 CORPUS = Path(__file__).resolve().parents[1] / "captures" / "corpus"
 IDS = Path(__file__).resolve().parents[2] / "resources" / "ids"
@@ -68,3 +72,32 @@ def test_mt7615e_alone_is_its_kconfig_family_since_pci_ids_names_the_mt7663() ->
     (nic,) = [n for n in inv.nics if n.driver == "mt7615e"]
     assert nic.chip is None
     assert nic.chip_family is not None and "MT7663E" in nic.chip_family
+
+
+# --- a bus name a device-tree node gives too names no one driver -------------------------------
+
+_DMESG = Path(__file__).resolve().parents[1] / "captures" / "dmesg"
+_SSD20X_LOG = _DMESG / "gaps31_ssd20x_wirelesstag_12_libphy_mdio_probed_vendor_emac.txt"
+
+
+def test_a_vendor_emacs_bare_mdio_bus_is_no_mediatek_nic() -> None:
+    """openwrt-ssd20x#12: a SigmaStar board's vendor EMAC registers a bus printed "libphy: mdio:
+    probed". mtk_eth_soc.c names its bus "mdio", but so does every driver that names its bus
+    after the device-tree node it looks up as "mdio" (mv88e6xxx/chip.c: `bus->name =
+    np->full_name` on of_get_child_by_name(np, "mdio")): the line names no one driver, and the
+    user sees no MediaTek NIC on a board that has none."""
+    text = _SSD20X_LOG.read_text(encoding="utf-8")
+    assert "libphy: mdio: probed" in text
+    inv = inventory_of({"dmesg": text})
+    assert [n for n in inv.nics if n.driver == "mtk_soc_eth"] == []
+
+
+def test_the_bus_names_table_says_why_mdio_names_no_driver() -> None:
+    """The generated table keeps the literal's file and lists the node-naming files beside it;
+    a name only one driver gives still names it (fec's "fec_enet_mii_bus")."""
+    path = resource_root() / "kernel_source" / "mdio_bus_names.json"
+    row = json.loads(path.read_text(encoding="utf-8"))["names"]["mdio"]
+    assert row["file"] == "drivers/net/ethernet/mediatek/mtk_eth_soc.c"
+    assert "drivers/net/dsa/mv88e6xxx/chip.c" in row["node_named_in"]
+    assert mdio_bus_driver("mdio") is None
+    assert mdio_bus_driver("fec_enet_mii_bus") == "fec"
