@@ -12,10 +12,24 @@ opened", which it no longer does, and moved the ring change before the masks for
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
 import pytest
 
-from sbctune.tuning import driver_caps, persist_gaps, reopen_order
-from sbctune.tuning.model import Change
+from sbctune.inventory.model import Board, Inventory, Nic
+from sbctune.remote import batch
+from sbctune.remote.batch import StepResult
+from sbctune.tuning import driver_caps, persist_gaps, planning, reopen_order
+from sbctune.tuning.changes import run_changes
+from sbctune.tuning.model import Change, TuningPlan
+from sbctune.tuning.probe import Facts
+from sbctune.tuning.scripts import revert_script
+from tests.fake_ethtool_support import ethtool, lab_state, root
+
+pytestmark = pytest.mark.posix_only("the lab's fake ethtool locks its state with fcntl")
+SESSION = "20261201T200000Z-abcdef"
 
 BEFORE_6_13 = ("6.1.0-31-arm64", "6.12.57+deb13-arm64")
 FROM_6_13 = ("6.13.12-arm64", "7.2.0-1-arm64")
@@ -63,3 +77,104 @@ def test_row1_from_6_13_the_masks_keep_their_place_before_the_ring_change(kernel
     changes = AFFINITY_THEN_RINGS
     assert reopen_order.apply_order(changes, facts) == [0, 1, 2, 3]
     assert reopen_order.read_last(changes, facts) == set()
+
+
+# Row 2, stmmac on 6.12 (until 6.14): __stmmac_open -> stmmac_init_phy calls phy_support_eee for
+# a PHY found by address (no phy-handle), which turns EEE on again at every open: a ring change
+# (stmmac_reinit_ringparam: stmmac_release, then stmmac_open) or an MTU change
+# (stmmac_change_mtu) turned a user's EEE-off back on, the plan said nothing of it, and revert
+# (the rings put back, another open) left it on. The same class as the coalescing an open sets
+# back (reopen_order.note_resets): EEE is written off again after the restart and after undoing.
+STMMAC = ("stmmac", "RK3568", "6.12.57+deb13-arm64")
+
+
+def _stmmac_facts(tmp_path: Path, driver: str, chip: str, kernel: str) -> Facts:
+    """What the planner reads of eth0: the lab's -g, -c and --show-eee of
+    this driver on this kernel, EEE turned off before the session."""
+    state = lab_state(tmp_path, driver, chip, kernel, speed=1000)
+    ethtool(state, "--set-eee", "eth0", "eee", "off")
+    found = Facts("eth0")
+    for option in ("-g", "-c", "--show-eee"):
+        text = ethtool(state, option, "eth0")[0]
+        key = f"ethtool {option}"
+        found.steps[key] = StepResult(batch.Step(("true",), key), 0, text.encode(), b"")
+    return found
+
+
+async def _plan(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, tweaks: tuple[str, ...], nic: tuple[str, ...]
+) -> TuningPlan:
+    found = _stmmac_facts(tmp_path, *nic)
+
+    async def probe(*_args: Any, **_kwargs: Any) -> Facts:
+        return found
+
+    monkeypatch.setattr(planning, "probe", probe)
+    eth0 = Nic("eth0", driver=nic[0], chip=nic[1])
+    inventory = Inventory(board=Board(kernel=nic[2]), nics=[eth0])
+    consent = {"allow_link_restart": True}  # eth0 carries the SSH session: the user agreed
+    return await planning.plan(None, inventory, "eth0", tweaks, consent)  # type: ignore[arg-type]
+
+
+@root
+async def test_row2_a_ring_change_keeps_the_users_eee_off(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    the_plan = await _plan(tmp_path, monkeypatch, ("nic-rings",), STMMAC)
+    rings = the_plan.items[0]
+    assert rings.applicable and rings.restarts_link, rings.reason
+    assert ("restarting the interface turns Energy-Efficient Ethernet, off now, on again where "
+            "its PHY is found by address") in rings.reason, rings.reason  # fmt: skip
+    assert "stmmac_init_phy" in rings.reason
+    assert Change("ethtool", "eth0 --set-eee eee", "off", "off") in the_plan.kept
+    # revert.sh: the rings back (another open), then EEE off again
+    changes = [c for c in rings.changes if c.needed]
+    facts = reopen_order.for_plan(the_plan)
+    lines = [line for line in revert_script(SESSION, changes, None, facts, the_plan.kept)
+             .splitlines() if "ethtool" in line and not line.startswith("#")]  # fmt: skip
+    assert "-G" in lines[0] and "--set-eee" in lines[-1] and "off" in lines[-1], lines
+
+
+@root
+async def test_row2_applying_writes_eee_off_after_the_restart(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    the_plan = await _plan(tmp_path, monkeypatch, ("nic-rings",), STMMAC)
+    session = _Recorder()
+    changes = [c for c in the_plan.items[0].changes if c.needed]
+    await run_changes(session, changes, f"/var/lib/sbctune/tuning/{SESSION}",
+                      facts=reopen_order.for_plan(the_plan), kept=the_plan.kept)  # type: ignore[arg-type]  # fmt: skip
+    argvs = [" ".join(s.argv) for s in session.steps]
+    rings_at = next(i for i, a in enumerate(argvs) if " -G " in f" {a} ")
+    eee_at = next(i for i, a in enumerate(argvs) if "--set-eee" in a)
+    assert rings_at < eee_at and argvs[eee_at].endswith("eee off"), argvs
+
+
+@root
+@pytest.mark.parametrize(
+    ("tweaks", "nic"),
+    [
+        (("nic-rings",), ("stmmac", "RK3568", "6.1.0-31-arm64")),  # no phy_support_eee at open
+        (("nic-rings",), ("stmmac", "RK3568", "7.2.0-1-arm64")),  # phylink keeps it (6.14)
+        (("nic-rings",), ("igb", "I350", "6.12.57+deb13-arm64")),  # igb_reset keeps the flag
+        (("cpu-governor-performance",), STMMAC),  # nothing restarts the interface
+    ],
+)
+async def test_row2_guard_nothing_written_where_eee_stays_off(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, tweaks: tuple[str, ...],
+    nic: tuple[str, str, str],
+) -> None:  # fmt: skip
+    the_plan = await _plan(tmp_path, monkeypatch, tweaks, nic)
+    assert not any("--set-eee" in c.target for c in the_plan.kept)
+    assert all("Energy-Efficient" not in i.reason for i in the_plan.items)
+
+
+class _Recorder:
+    """Stands for the SSH session in run_changes: records the steps, answers every one."""
+
+    def __init__(self) -> None:
+        self.steps: list[batch.Step] = []
+
+    async def run_script(self, steps: Sequence[batch.Step], **_: Any) -> list[StepResult]:
+        self.steps = list(steps)
+        return [StepResult(s, 0, b"", b"") for s in steps]
