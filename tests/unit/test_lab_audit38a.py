@@ -21,9 +21,9 @@ import pytest
 from sbctune.inventory.model import Board, Inventory, Nic
 from sbctune.remote import batch
 from sbctune.remote.batch import StepResult
-from sbctune.tuning import driver_caps, persist_gaps, planning, reopen_order
-from sbctune.tuning.changes import run_changes
-from sbctune.tuning.model import Change, TuningPlan
+from sbctune.tuning import catalog, driver_caps, link_wait, persist_gaps, planning, reopen_order
+from sbctune.tuning.changes import judge, outcome, run_changes
+from sbctune.tuning.model import Change, PlannedTweak, TuningPlan
 from sbctune.tuning.probe import Facts
 from sbctune.tuning.scripts import revert_script
 from tests.fake_ethtool_support import ethtool, lab_state, root
@@ -178,3 +178,70 @@ class _Recorder:
     async def run_script(self, steps: Sequence[batch.Step], **_: Any) -> list[StepResult]:
         self.steps = list(steps)
         return [StepResult(s, 0, b"", b"") for s in steps]
+
+
+# The read-back after everything: a value read back as written right after its write, then
+# changed by a later write that dropped the NIC's link, was "applied" though not in force where
+# the table names no reset for it (the table's `coalesce_reset_on_open` & co. cover the known
+# ones, read last already). Now every value of the NIC written before the last write that drops
+# its link is read again after all writes, and the verdict is what the session leaves. The Pi's
+# answers below are the test's: whether a kernel undoes it is what the check is for (stmmac on
+# 6.1: eee-off, then mtu-jumbo's stmmac_release/__stmmac_open reattaching the PHY through
+# phy_init_hw; the PHY's soft reset decides, not the source: driver_caps_audit38a.md).
+IGB = ("igb", "eth1", "6.12.57+deb13-arm64", "I350")
+RPS = Change("file", "/sys/class/net/eth1/queues/rx-0/rps_cpus", "0", "f",
+             "/sys/class/net/eth1/queues/rx-0/rps_cpus")  # fmt: skip
+IGB_RINGS = [Change("ethtool", "eth1 -G rx", "256", "4096"),
+             Change("ethtool", "eth1 -G tx", "256", "4096")]  # fmt: skip
+
+
+class _Pi:
+    """Answers the session's script: each write goes through, the read right after a write
+    shows the value written, the read after everything shows `later` (by change target)."""
+
+    def __init__(self, changes: Sequence[Change], later: dict[str, str]) -> None:
+        self.changes, self.later = list(changes), later
+        self.steps: list[batch.Step] = []
+
+    async def run_script(self, steps: Sequence[batch.Step], **_: Any) -> list[StepResult]:
+        self.steps = list(steps)
+        out = []
+        for step in steps:
+            text = ""
+            if step.key[0] in "rR":
+                change = self.changes[int(step.key[1:])]
+                text = change.after or ""
+                if step.key[0] == "R":
+                    text = self.later.get(change.target, text)
+            out.append(StepResult(step, 0, f"{text}\n".encode(), b""))
+        return out
+
+
+async def _applied(changes: list[Change], later: dict[str, str]) -> tuple[list[Any], _Pi]:
+    pi = _Pi(changes, later)
+    link = link_wait.link_facts(*IGB)
+    facts = reopen_order.open_facts(*IGB)
+    written = await run_changes(pi, changes, f"/var/lib/sbctune/tuning/{SESSION}",  # type: ignore[arg-type]
+                                facts=facts, link=link)  # fmt: skip
+    return written, pi
+
+
+async def test_a_value_a_later_restart_undid_is_not_called_applied() -> None:
+    changes = [RPS, *IGB_RINGS]  # the catalog's order: rps-rfs, then nic-rings
+    written, pi = await _applied(changes, {RPS.target: "0"})
+    rps = PlannedTweak(catalog.tweak("rps-rfs"), True, "receive work of eth1 on CPUs 0-3", [RPS])
+    result = outcome(judge(rps, written[:1]))
+    assert result.status == "failed", result
+    words = ("it read back as written, but after the ring change dropped the link of eth1 it "
+             "shows '0', so it is not in force")  # fmt: skip
+    assert words in result.detail, result.detail
+    assert [s.key for s in pi.steps][-1] == "R0"  # read again after every write
+
+
+async def test_values_still_in_force_after_the_restart_stay_applied() -> None:
+    written, _pi = await _applied([RPS, *IGB_RINGS], {})
+    rps = PlannedTweak(catalog.tweak("rps-rfs"), True, "receive work of eth1 on CPUs 0-3", [RPS])
+    assert outcome(judge(rps, written[:1])).status == "applied"
+    # nothing is read again where no write after it drops the link
+    _written, alone = await _applied([*IGB_RINGS, RPS], {RPS.target: "0"})
+    assert not [s for s in alone.steps if s.key.startswith("R")]
