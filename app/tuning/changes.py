@@ -150,10 +150,15 @@ async def run_changes(
     for offset in sorted(last):
         steps.append(batch.Step(tuple(read_argv(changes[offset])), f"r{offset}", timeout=30))
         owners.append(((offset,), "r"))
+    dropped_by, again_read = _read_again(changes, order, last, link)
+    for offset in again_read:
+        steps.append(batch.Step(tuple(read_argv(changes[offset])), f"R{offset}", timeout=30))
+        owners.append(((offset,), "R"))
     results = await session.run_script(steps, sudo=True, timeout=script_seconds(steps),
                                        what="the tuning's writes and their read-back")  # fmt: skip
     failed: dict[int, StepResult] = {}
     reads: dict[int, StepResult] = {}
+    finals: dict[int, StepResult] = {}
     waits: dict[int, LinkWait | None] = {}
     for (offsets, what), result in zip(owners, results, strict=True):
         if what == "l":
@@ -163,6 +168,8 @@ async def run_changes(
                 failed[offset] = result
             if what == "r":
                 reads[offset] = result
+            if what == "R":
+                finals[offset] = result
     out = []
     for offset, change in enumerate(changes):
         read = reads.get(offset)
@@ -170,9 +177,70 @@ async def run_changes(
         set_back = ""
         if offset in last and facts is not None and not same_value(change, value, change.after):
             set_back = reopen_order.set_back_words(facts, value, change)
+        final = finals.get(offset)
+        if final is not None and same_value(change, value, change.after) and offset not in failed:
+            now = value_from(change, final.exit_code, final.text)
+            if not same_value(change, now, change.after):
+                value, set_back = now, _undone_words(now, dropped_by, link)
         out.append(Written(change, first_index + offset, failed.get(offset), value, set_back,
                            offset in waits, waits.get(offset)))  # fmt: skip
     return out
+
+
+def _read_again(
+    changes: Sequence[Change], order: Sequence[int], last: set[int], link: LinkFacts | None
+) -> tuple[Change | None, list[int]]:
+    """The last write (in `order`) that drops the NIC's link, and the NIC's values written
+    before it that nothing else reads after it: read again after every write, so that what a
+    session calls applied is what it leaves in force, also where a later restart undoes a value
+    in a way the table does not name (audit 38a)."""
+    if link is None:
+        return None, []
+    dropping = [n for n, i in enumerate(order) if link_wait.drops(changes[i], link) is not None]
+    if not dropping:
+        return None, []
+    by = changes[order[dropping[-1]]]
+    # the changes of that write's own command (rx and tx rings: one `ethtool -G`) are its own
+    earlier = [i for i in order[: dropping[-1]] if _command(changes[i]) != _command(by)]
+    again = sorted(i for i in earlier if i not in last and _of_nic(changes[i], link.iface))
+    return by, again
+
+
+def _command(change: Change) -> tuple[str, ...]:
+    """What a change's command writes: the NIC and ethtool option, or the kind and target."""
+    words = change.target.split(" ")
+    return (change.kind, *words[:2]) if change.kind == "ethtool" else (change.kind, change.target)
+
+
+def _of_nic(change: Change, iface: str) -> bool:
+    """Whether `change` is a setting of the NIC `iface` (its ethtool values, its MTU, its
+    queues' files, its interrupts' affinity) that a restart of it could undo."""
+    if change.kind == "ethtool":
+        return change.target.split(" ")[0] == iface
+    if change.kind == "mtu":
+        return change.target == iface
+    if change.kind == "file":
+        return change.target.startswith(f"/sys/class/net/{iface}/")
+    return change.kind == "irq_affinity"
+
+
+# a later write that drops the link, in the words of the outcome's reader
+_WHAT = {"-G": "the ring change", "-L": "the channel change", "--set-eee": "the EEE change",
+         "-A": "the flow control change", "-K": "the offload change"}  # fmt: skip
+
+
+def _undone_words(now: str | None, by: Change | None, link: LinkFacts | None) -> str:
+    """Why a value that read back as written is not in force after the session's writes."""
+    shown = "no value" if now is None else repr(now)
+    what = "a later change"
+    if by is not None and by.kind == "mtu":
+        what = "the MTU change"
+    elif by is not None:
+        option = by.target.split(" ")[1] if len(by.target.split(" ")) == 3 else ""
+        what = _WHAT.get(option, target_label(by.target))
+    iface = link.iface if link is not None else "the interface"
+    return (f"it read back as written, but after {what} dropped the link of {iface} it shows "
+            f"{shown}, so it is not in force")  # fmt: skip
 
 
 def _dropping_iface(changes: Sequence[Change], link: LinkFacts | None) -> str | None:

@@ -21,6 +21,7 @@ from sbctune.tuning.errors import TuningError
 from sbctune.tuning.kinds import PLANNERS, Context
 from sbctune.tuning.knobs import commands_text, joined_argvs, safe_name
 from sbctune.tuning.model import Change, TuningPlan
+from sbctune.tuning.parsers import parse_eee
 from sbctune.tuning.probe import probe
 from sbctune.tuning.why_words import why_for
 
@@ -85,10 +86,12 @@ async def plan(
     result.inventory = inventory
     down_nic.note_plan(result, facts.text("ip-link"))  # a down NIC: what its driver takes
     shown = facts.step("ethtool -c")
-    if shown is not None and shown.ok:
-        coalesce, _ = parse_ethtool_coalesce(shown.text)
+    eee = facts.step("ethtool --show-eee")
+    coalesce = parse_ethtool_coalesce(shown.text)[0].params if shown and shown.ok else {}
+    eee_off = eee is not None and eee.ok and parse_eee(eee.text).enabled is False
+    if coalesce or eee_off:
         result.kept = reopen_order.note_resets(
-            items, reopen_order.for_plan(result), coalesce.params
+            items, reopen_order.for_plan(result), coalesce, eee_off
         )
     result.systemd = facts.systemd
     result.netns = facts.netns

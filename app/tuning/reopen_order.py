@@ -13,7 +13,8 @@ So, from the table's facts and never per driver:
 - at-boot.sh keeps the apply order.
 
 An open that turns EEE on again (bcmgenet on 6.12: bcmgenet_mii_probe's phy_support_eee,
-`eee_reset_on_open`) is the same rule for the eee-off tweak's write (audit 12).
+`eee_reset_on_open`) is the same rule for the eee-off tweak's write (audit 12); where EEE is off
+and no tweak writes it, it is written off again after the restart (note_resets, audit 38a).
 
 An open that sets IRQ affinity back (atlantic: aq_pci_func_alloc_irq's
 irq_set_affinity_hint, `irq_affinity_reset_on_open`) is the same rule for the irq-affinity
@@ -212,16 +213,46 @@ def set_back_words(facts: OpenFacts, value: str | None, change: Change | None = 
 
 
 def note_resets(
-    items: Sequence[PlannedTweak], facts: OpenFacts | None, shown: dict[str, int | None]
+    items: Sequence[PlannedTweak],
+    facts: OpenFacts | None,
+    shown: dict[str, int | None],
+    eee_off: bool = False,
 ) -> list[Change]:
     """The settings the driver's open sets back that no tweak of the plan writes (`shown`:
-    their values now, `ethtool -c`), as changes that keep them (`before` == `after`): written
-    again after the restart and after putting it back. The first tweak whose change restarts
-    the interface says so in its reason."""
+    their values now, `ethtool -c`; `eee_off`: `--show-eee` says EEE is off now), as changes
+    that keep them (`before` == `after`): written again after the restart and after putting it
+    back. The first tweak whose change restarts the interface says so in its reason."""
     planned = [i for i in items if i.applicable]
     restarting = [i for i in planned if any(c.needed and restarts(c, facts) for c in i.changes)]
     if facts is None or not restarting:
         return []
+    kept_eee = _eee_kept(planned, facts, eee_off)
+    return [*_coalescing_kept(planned, restarting, facts, shown), *kept_eee]
+
+
+def _eee_kept(planned: Sequence[PlannedTweak], facts: OpenFacts, eee_off: bool) -> list[Change]:
+    """EEE that is off now and that the driver's open turns on again (eee_reset_on_open:
+    stmmac on 6.12 for a PHY found by address, stmmac_init_phy's phy_support_eee), where a
+    change of the plan reopens the interface and none writes EEE: written off again after the
+    restart and after undoing it, as a coalescing value the open sets back is (audit 38a row
+    2: a ring or MTU change turned the user's EEE-off back on, unsaid, and revert left it on)."""
+    reopening = [i for i in planned if any(c.needed and reopens(c, facts) for c in i.changes)]
+    writes_eee = any(c.needed and (_parts(c) or ("", "", ""))[1] == "--set-eee"
+                     for i in planned for c in i.changes)  # fmt: skip
+    if not eee_off or not facts.eee_where or not reopening or writes_eee:
+        return []
+    when = f" {facts.eee_if}" if facts.eee_if else ""
+    reopening[0].reason += (f"; restarting the interface turns Energy-Efficient Ethernet, off "
+                            f"now, on again{when} ({facts.eee_where}), so sbctune turns it off "
+                            "again after the restart and after undoing it")  # fmt: skip
+    return [Change("ethtool", f"{facts.iface} --set-eee eee", "off", "off")]
+
+
+def _coalescing_kept(
+    planned: Sequence[PlannedTweak], restarting: Sequence[PlannedTweak], facts: OpenFacts,
+    shown: dict[str, int | None],
+) -> list[Change]:  # fmt: skip
+    """The coalescing values the open sets back that no tweak writes (note_resets)."""
     written = {c.target.split(" ")[-1] for i in planned for c in i.changes
                if c.needed and reset_by_open(c, facts)}  # fmt: skip
     left = sorted(p for p in facts.resets if shown.get(p) is not None and p not in written)
