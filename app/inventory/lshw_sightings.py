@@ -64,6 +64,11 @@ def _keys(net: LshwNetwork) -> tuple[list[Key], str | None]:
         bus = "platform"
     if key := iface_key(net.logical_name):
         keys.append(key)
+    if not keys and net.driver and not net.unclaimed:
+        # a node pasted without its bus info and name (an excerpt from inside it): lshw lists
+        # it as a network node, so it is one NIC, the one its driver drives; the driver's key
+        # joins it to that driver's device-less lines (driver_line_sightings)
+        keys.append(("drv", drvinfo_module(net.driver) or net.driver))
     return keys, bus or net.bus
 
 

@@ -20,6 +20,7 @@ from . import (
     iperf,
     iwinfo,
     lshw,
+    lshw_structured,
     lsmod,
     lspci,
     lsusb,
@@ -78,6 +79,9 @@ PARSERS: dict[str, Spec[Any]] = {
     "usb-devices": Spec(lsusb.parse_usb_devices, lsusb.LsusbResult, "lsusb"),
     "lspci": Spec(lspci.parse_lspci, lspci.LspciResult, "pci"),
     "lshw": Spec(lshw.parse_lshw, lshw.LshwResult, "lshw"),
+    # lshw's structured formats, read line by line as pasted excerpts (parsers/lshw_structured)
+    "lshw -json": Spec(lshw_structured.parse_lshw_json, lshw.LshwResult, "lshw"),
+    "lshw -xml": Spec(lshw_structured.parse_lshw_xml, lshw.LshwResult, "lshw"),
     "hwinfo": Spec(hwinfo.parse_hwinfo, lshw.LshwResult, "lshw"),
     "iwinfo": Spec(iwinfo.parse_iwinfo, lshw.LshwResult, "lshw"),
     "networkctl status": Spec(report_tools.parse_networkctl_status, lshw.LshwResult, "lshw"),
@@ -253,7 +257,9 @@ def resolve_command(cmdline: str) -> tuple[str | None, str | None]:
         named = objects[objects.index("dev") + 1 :][:1] if "dev" in objects else named
         return "ip", (named[0] if named else None)
     if cmd == "lshw":
-        if any(a in {"-short", "-businfo", "-json", "-xml", "-html"} for a in args):
+        if any(a in {"-json", "-xml"} for a in args):
+            return ("lshw -json" if "-json" in args else "lshw -xml"), None
+        if any(a in {"-short", "-businfo", "-html"} for a in args):
             return None, None  # other formats than the tree of "key: value" lines
         return "lshw", None  # lshw, lshw -C network, lshw -class network
     if cmd == "usb-devices":

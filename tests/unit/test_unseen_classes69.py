@@ -1,0 +1,102 @@
+"""Classes that the sixty-ninth unseen set (system-report tools and their own formats;
+tests/captures/corpus/sysrep69_*) showed misread. Every output here is one of the corpus' bundles
+(named beside it, with its SOURCE.md); the corpus test checks whole bundles."""
+
+from __future__ import annotations
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from sbctune.advice.inspect import inspect_bundle
+from sbctune.inventory.parsers.lshw_structured import parse_lshw_json, parse_lshw_xml
+from tests.corpus_support import CORPUS, inventory_of
+
+# --- lshw's structured formats (-json, -xml), pasted as excerpts ------------------------------
+
+_JSON = "sysrep69_x86_inkscope_41_lshw_json_bcm5720_tg3_link_no"
+_XML = "sysrep69_x86_landscape_374_lshw_xml_bnx2_link_no_duplex_half"
+
+
+def test_lshw_json_node_is_the_nic_it_describes() -> None:
+    """hw.cc asJSON()'s members, one a line: a network node cut out of a machine's tree is read
+    as its NIC (bus info, name, product, driver, link) though the document is not whole JSON."""
+    nics = inspect_bundle(CORPUS / _JSON).nics
+    assert [(n.name, n.bus_path, n.driver, n.bus, n.link_detected) for n in nics] == [
+        ("eth2", "0000:02:00.0", "tg3", "pci", False)
+    ]
+    assert "BCM5720" in (nics[0].chip or "")
+
+
+def test_lshw_xml_excerpt_from_inside_a_node_is_one_nic() -> None:
+    """A node of asXML() with every tag prefixed (`<lshw:setting id="driver" value="bnx2"/>`,
+    the Landscape client's store), pasted from its configuration on: its `ethernet` capability
+    makes it a network node, its driver the NIC's, its bus the driver's (bnx2 is PCI-only); its
+    `duplex=half` beside `link=no` is no half-duplex link."""
+    inspected = inspect_bundle(CORPUS / _XML)
+    assert [(n.driver, n.bus, n.link_detected) for n in inspected.nics] == [("bnx2", "pci", False)]
+    assert "half-duplex" not in {f.id for f in inspected.findings}
+
+
+def test_lshw_json_and_xml_read_the_same_node_alike() -> None:
+    """The same node in both formats gives the same record; a list of logical names gives its
+    first (an interface, not a path)."""
+    as_json = """{
+  "id" : "network",
+  "class" : "network",
+  "claimed" : true,
+  "businfo" : "pci@0000:01:00.0",
+  "logicalname" : [
+    "enp1s0",
+    "/dev/fb0"
+  ],
+  "units" : "bit/s",
+  "size" : 1000000000,
+  "configuration" : {
+    "driver" : "r8169",
+    "duplex" : "full",
+    "link" : "yes"
+  }
+}"""
+    as_xml = """<node id="network" claimed="true" class="network">
+ <businfo>pci@0000:01:00.0</businfo>
+ <logicalname>enp1s0</logicalname>
+ <size units="bit/s">1000000000</size>
+ <configuration>
+  <setting id="driver" value="r8169" />
+  <setting id="duplex" value="full" />
+  <setting id="link" value="yes" />
+ </configuration>
+</node>"""
+    (j,) = parse_lshw_json(as_json)[0].networks
+    (x,) = parse_lshw_xml(as_xml)[0].networks
+    for node in (j, x):
+        assert (node.bus_info, node.logical_name, node.driver, node.link, node.size_mbps) == (
+            "pci@0000:01:00.0",
+            "enp1s0",
+            "r8169",
+            True,
+            1000.0,
+        )
+    for command, text in (("lshw -json", as_json), ("sudo lshw -xml", as_xml)):
+        nic = inventory_of({command: text}).nics[0]
+        assert (nic.name, nic.link_speed_mbps, nic.duplex) == ("enp1s0", 1000, "full")
+
+
+def test_lshw_structured_nodes_of_other_classes_are_not_nics() -> None:
+    """A display or bridge node, and a headless excerpt with no network capability or link
+    setting, make no NIC."""
+    other = (
+        '{\n  "id" : "display",\n  "class" : "display",\n  "configuration" : {\n'
+        '    "driver" : "i915"\n  }\n}'
+    )
+    assert parse_lshw_json(other)[0].networks == []
+    assert parse_lshw_xml('  <setting id="driver" value="ahci" />\n')[0].networks == []
+
+
+@settings(max_examples=150, suppress_health_check=[HealthCheck.too_slow])
+@given(st.text(alphabet=st.sampled_from(list('{}[]"<>/=:, \nabcdlinkrvetwo0129')), max_size=400))
+def test_lshw_structured_parsers_never_raise(text: str) -> None:
+    for parse in (parse_lshw_json, parse_lshw_xml):
+        result, warnings = parse(text)
+        assert isinstance(warnings, list)
+        assert all(n.node for n in result.networks)
