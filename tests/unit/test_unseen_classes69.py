@@ -100,3 +100,45 @@ def test_lshw_structured_parsers_never_raise(text: str) -> None:
         result, warnings = parse(text)
         assert isinstance(warnings, list)
         assert all(n.node for n in result.networks)
+
+
+# --- xsos's ETHTOOL section: one line per interface --------------------------------------------
+
+_XSOS = "sysrep69_x86_xsos_10_lspci_ethtool_ip_summary_forcedeth_e1000"
+
+
+def test_xsos_ethtool_lines_are_the_interfaces_link_and_driver() -> None:
+    """xsos's ETHTOOL() line per interface (`eth0  link=UP 1000Mb/s full (autoneg=Y)  drv
+    forcedeth v0.64`): the link, its speed and duplex, and the driver, whose bus the driver's
+    ID tables give (forcedeth and e1000 are PCI drivers)."""
+    nics = {n.name: n for n in inspect_bundle(CORPUS / _XSOS).nics}
+    assert set(nics) == {"eth0", "eth1", "eth2"}
+    got = {
+        name: (n.driver, n.bus, n.link_detected, n.link_speed_mbps, n.duplex)
+        for name, n in nics.items()
+    }
+    assert got == {
+        "eth0": ("forcedeth", "pci", True, 1000, "full"),
+        "eth1": ("forcedeth", "pci", False, None, None),
+        "eth2": ("e1000", "pci", False, None, None),
+    }
+
+
+def test_xsos_later_lines_with_a_pci_address_and_rings() -> None:
+    """From xsos v0.5.9 the line carries ethtool -i's bus-info and, later, the ring sizes; the
+    address places the NIC. A section other than ETHTOOL is not read as interfaces."""
+    text = (
+        "ETHTOOL\n"
+        "  Interface Status:\n"
+        "    em1  0000:01:00.0  link=up 1000Mb/s full (autoneg=Y)  rx ring 255/4078"
+        "  drv tg3 v3.137 / fw 5719-v1.46 NCSI v1.5.18.0\n"
+        "IP\n"
+        "  em2  link=up 100Mb/s full\n"
+    )
+    (nic,) = inventory_of({"xsos -e": text}).nics
+    assert (nic.name, nic.bus_path, nic.driver, nic.link_speed_mbps) == (
+        "em1",
+        "0000:01:00.0",
+        "tg3",
+        1000,
+    )

@@ -41,6 +41,7 @@ from . import (
     udevadm_walk,
     vcgencmd,
     wireless_tools,
+    xsos,
 )
 from .command_echo import uname_key, unglued
 from .common import ParseWarning, to_text
@@ -88,6 +89,8 @@ PARSERS: dict[str, Spec[Any]] = {
     "networkctl": Spec(networkctl_list.parse_networkctl_list, netif.NetInterfaces, "netifs"),
     "udevadm info": Spec(udevadm_walk.parse_udevadm_walk, udevadm_walk.UdevWalk, "udevadm"),
     "inxi": Spec(report_tools.parse_inxi_network, lshw.LshwResult, "lshw"),
+    # xsos's summary of a system or sosreport: its ETHTOOL section (parsers/xsos.py)
+    "xsos": Spec(xsos.parse_xsos, lshw.LshwResult, "lshw"),
     "mii-tool": Spec(mii_tool.parse_mii_tool, lshw.LshwResult, "lshw"),
     "mmcli -m": Spec(mmcli.parse_mmcli, lshw.LshwResult, "lshw"),  # ModemManager's modem block
     "ubus network.device": Spec(ubus_device.parse_ubus_device_status, lshw.LshwResult, "lshw"),
@@ -279,6 +282,8 @@ def resolve_command(cmdline: str) -> tuple[str | None, str | None]:
         return "udevadm info", None  # the attribute walk, not `udevadm info -q property`
     if cmd in {"inxi", "pinxi"}:
         return "inxi", None  # its Network section (-N, -n, -F, -b ...)
+    if cmd == "xsos":
+        return "xsos", None  # `xsos -lei`, `xsos -a SOSREPORT`: the ETHTOOL section is read
     if cmd == "hwinfo":
         return "hwinfo", None  # --netcard, --network, --usb, --pci, plain: the same blocks
     if cmd == "iwinfo":  # `iwinfo`, `iwinfo wlan0 info` (not scan, txpowerlist, freqlist ...)
