@@ -142,3 +142,23 @@ def test_xsos_later_lines_with_a_pci_address_and_rings() -> None:
         "tg3",
         1000,
     )
+
+
+# --- the Amlogic BSP's clock again after dmesg's own, without its opening bracket --------------
+
+_BPI = "sysrep69_bpi_m5_hwprobe_44adec89d8_dmesg_double_stamp_meson6_dwmac_eth_pct_d"
+
+
+def test_doubled_bsp_clock_reads_as_the_kernel_line() -> None:
+    """`[    0.844103]    0.844103@0] meson6-dwmac ff3f0000.ethernet: ...` (a BPI-M5's 4.9 BSP
+    log as hw-probe stored it): the board, its kernel and its MAC are read as from the plain
+    line."""
+    inspected = inspect_bundle(CORPUS / _BPI)
+    assert (inspected.board.model, inspected.board.kernel) == ("Bananapi BPI-M5", "4.9.241-BPI-M5")
+    assert [(n.bus_path, n.driver, n.bus) for n in inspected.nics] == [
+        ("ff3f0000.ethernet", "meson6-dwmac", "platform")
+    ]
+    line = "meson6-dwmac ff3f0000.ethernet eth0: Link is Up - 1Gbps/Full - flow control rx/tx"
+    for head in ("[    7.702055] ", "[    7.702055]    7.702055@0] ", "[    7.702055@0] "):
+        nic = inventory_of({"dmesg": head + line + "\n"}).nics[0]
+        assert (nic.name, nic.link_speed_mbps) == ("eth0", 1000)
