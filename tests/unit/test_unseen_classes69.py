@@ -162,3 +162,53 @@ def test_doubled_bsp_clock_reads_as_the_kernel_line() -> None:
     for head in ("[    7.702055] ", "[    7.702055]    7.702055@0] ", "[    7.702055@0] "):
         nic = inventory_of({"dmesg": head + line + "\n"}).nics[0]
         assert (nic.name, nic.link_speed_mbps) == ("eth0", 1000)
+
+
+# --- lshw pasted from inside a node, above any "*-network" head ----------------------------------
+
+_CUT = "sysrep69_x86_alphafold_61_lshw_quoted_bnx2_bcm5709_eno1_link_no"
+
+
+def test_lshw_excerpt_cut_inside_a_node_keeps_that_node() -> None:
+    """A paste that begins at a node's "vendor:" line (its head and product above the excerpt)
+    is that node, a network one by its ethernet capability and link setting: eno1 on bnx2 with
+    no link, beside the next node, eno2, whose driver the excerpt does not reach."""
+    nics = {n.name: n for n in inspect_bundle(CORPUS / _CUT).nics}
+    assert (nics["eno1"].bus_path, nics["eno1"].driver, nics["eno1"].link_detected) == (
+        "0000:02:00.0",
+        "bnx2",
+        False,
+    )
+    assert set(nics) == {"eno1", "eno2"} and nics["eno2"].driver is None
+
+
+def test_lshw_excerpt_of_another_node_makes_no_nic() -> None:
+    """The same cut through a disk's node (no ethernet capability, no link) is no NIC."""
+    disk = (
+        "       vendor: Samsung\n"
+        "       bus info: scsi@0:0.0.0\n"
+        "       logical name: /dev/sda\n"
+        "       configuration: ansiversion=5 logicalsectorsize=512\n"
+    )
+    assert inventory_of({"sudo lshw": disk}).nics == []
+
+
+# --- inxi 3.0's ARM devices: no class-ID, the module's name ------------------------------------
+
+_OPI = "sysrep69_opi_one_inxi_153_pinxi_fzxxxy80_sun8i_h3_emac_card_arm"
+
+
+def test_inxi_arm_card_without_class_id_is_the_socs_mac() -> None:
+    """`Card-1: sun8i-h3-emac driver: dwmac_sun8i ... chip ID: allwinner:1c30000` (pinxi 3.0):
+    the compatible allwinner,sun8i-h3-emac is dwmac-sun8i's (of_compatibles.json), so the
+    device is the platform device 1c30000.ethernet (an Ethernet controller's node is named
+    ethernet@ADDR) and the module dwmac_sun8i is that driver."""
+    nics = inspect_bundle(CORPUS / _OPI).nics
+    assert [(n.bus_path, n.driver, n.bus, n.wireless) for n in nics] == [
+        ("1c30000.ethernet", "dwmac-sun8i", "platform", False)
+    ]
+    # a compatible no network driver lists names no device
+    other = (
+        "Network:\n  Card-1: sun8i-h3-foo driver: foo v: N/A bus ID: N/A\n  chip ID: acme:1c30000\n"
+    )
+    assert inventory_of({"inxi -N": other}).nics == []
