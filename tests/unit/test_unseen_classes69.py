@@ -9,6 +9,8 @@ from hypothesis import strategies as st
 
 from sbctune.advice.inspect import inspect_bundle
 from sbctune.inventory.parsers.lshw_structured import parse_lshw_json, parse_lshw_xml
+from sbctune.inventory.parsers.nixos_facter import parse_nixos_facter
+from sbctune.inventory.parsers.xsos import parse_xsos
 from tests.corpus_support import CORPUS, inventory_of
 
 # --- lshw's structured formats (-json, -xml), pasted as excerpts ------------------------------
@@ -212,3 +214,76 @@ def test_inxi_arm_card_without_class_id_is_the_socs_mac() -> None:
         "Network:\n  Card-1: sun8i-h3-foo driver: foo v: N/A bus ID: N/A\n  chip ID: acme:1c30000\n"
     )
     assert inventory_of({"inxi -N": other}).nics == []
+
+
+# --- nixos-facter: hwinfo's records as JSON --------------------------------------------------
+
+_FACTER = "sysrep69_pi5_nixos_facter_174_json_rp1_pci_sdio_wlan_card"
+
+
+def test_nixos_facter_wlan_record_is_a_nic_and_rp1_is_not() -> None:
+    """Record 12 (`"class_list": ["network_controller", "wlan_card"]`, `"bus_type": SDIO`,
+    Broadcom's SDIO vendor 02d0) is a Wi-Fi NIC on SDIO, its driver not in the excerpt; the RP1
+    south bridge before it (PCI class 0x0200 by its module_alias, 1de4:0001, driver rp1) is no
+    NIC of its own."""
+    nics = inspect_bundle(CORPUS / _FACTER).nics
+    assert [(n.bus, n.wireless, n.driver) for n in nics] == [("sdio", True, None)]
+
+
+def test_nixos_facter_whole_record_gives_address_ids_driver_and_name() -> None:
+    record = """{
+  "hardware": {
+    "network_controller": [
+      {
+        "index": 30,
+        "attached_to": 29,
+        "class_list": [
+          "network_controller",
+          "pci"
+        ],
+        "bus_type": {
+          "hex": "0004",
+          "name": "PCI",
+          "value": 4
+        },
+        "base_class": {
+          "hex": "0002",
+          "name": "Network controller",
+          "value": 2
+        },
+        "vendor": {
+          "hex": "10ec",
+          "name": "Realtek Semiconductor Co., Ltd.",
+          "value": 4332
+        },
+        "device": {
+          "hex": "8125",
+          "value": 33061
+        },
+        "model": "Realtek Ethernet controller",
+        "sysfs_bus_id": "0000:02:00.0",
+        "driver": "r8169",
+        "unix_device_names": [
+          "enp2s0"
+        ]
+      }
+    ]
+  }
+}"""
+    (nic,) = inventory_of({"nixos-facter": record}).nics
+    assert (nic.name, nic.bus_path, nic.ids, nic.driver, nic.bus) == (
+        "enp2s0",
+        "0000:02:00.0",
+        "10ec:8125",
+        "r8169",
+        "pci",
+    )
+
+
+@settings(max_examples=150, suppress_health_check=[HealthCheck.too_slow])
+@given(st.text(alphabet=st.sampled_from(list('{}[]"=:, \nabcdeilnkrtwx0129@/.-')), max_size=400))
+def test_report_parsers_never_raise(text: str) -> None:
+    for parse in (parse_nixos_facter, parse_xsos):
+        result, warnings = parse(text)
+        assert isinstance(warnings, list)
+        assert all(n.node for n in result.networks)

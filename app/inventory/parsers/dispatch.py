@@ -28,6 +28,7 @@ from . import (
     mmcli,
     netif,
     networkctl_list,
+    nixos_facter,
     nmcli_overview,
     of_device,
     proc_net_bonding,
@@ -89,6 +90,8 @@ PARSERS: dict[str, Spec[Any]] = {
     "networkctl": Spec(networkctl_list.parse_networkctl_list, netif.NetInterfaces, "netifs"),
     "udevadm info": Spec(udevadm_walk.parse_udevadm_walk, udevadm_walk.UdevWalk, "udevadm"),
     "inxi": Spec(report_tools.parse_inxi_network, lshw.LshwResult, "lshw"),
+    # NixOS's hardware report: hwinfo's records as JSON (parsers/nixos_facter.py)
+    "nixos-facter": Spec(nixos_facter.parse_nixos_facter, lshw.LshwResult, "lshw"),
     # xsos's summary of a system or sosreport: its ETHTOOL section (parsers/xsos.py)
     "xsos": Spec(xsos.parse_xsos, lshw.LshwResult, "lshw"),
     "mii-tool": Spec(mii_tool.parse_mii_tool, lshw.LshwResult, "lshw"),
@@ -282,6 +285,8 @@ def resolve_command(cmdline: str) -> tuple[str | None, str | None]:
         return "udevadm info", None  # the attribute walk, not `udevadm info -q property`
     if cmd in {"inxi", "pinxi"}:
         return "inxi", None  # its Network section (-N, -n, -F, -b ...)
+    if cmd == "nixos-facter":
+        return "nixos-facter", None  # its report on stdout, or the report.json it wrote
     if cmd == "xsos":
         return "xsos", None  # `xsos -lei`, `xsos -a SOSREPORT`: the ETHTOOL section is read
     if cmd == "hwinfo":
