@@ -159,8 +159,8 @@ def _parse_json(text: str) -> Parsed[LshwResult]:
             node.units = value
         elif not inner:
             node.fields.setdefault(key, value[:300])
-    for _, node in reversed(stack):  # the excerpt ends inside these objects
-        close(node)
+    for _, left in reversed(stack):  # the excerpt ends inside these objects
+        close(left)
     if not res.networks:
         close(headless)
     return res, finish("lshw -json", text, len(res.networks), 0 if seen else 1)

@@ -126,12 +126,12 @@ def _parse(text: str) -> Parsed[LshwResult]:
             listing = key if key in ("class_list", "unix_device_names") else ""
             continue
         value = s.group("s") if (s := _STRING.match(raw)) else raw
-        inner = next((name for name, rec in reversed(stack) if rec is None), "")
-        rec = current()
+        inner = next((name for name, open_rec in reversed(stack) if open_rec is None), "")
+        owner = current()
         if inner and stack and stack[-1][1] is None:
-            rec.inner.setdefault(inner, {})[key] = value[:200]
+            owner.inner.setdefault(inner, {})[key] = value[:200]
         else:
-            rec.members.setdefault(key, value[:300])
-    for _name, rec in reversed(stack):  # the excerpt ends inside these records
-        close(rec)
+            owner.members.setdefault(key, value[:300])
+    for _name, left in reversed(stack):  # the excerpt ends inside these records
+        close(left)
     return res, finish("nixos-facter", text, len(res.networks), 0 if seen else 1)
