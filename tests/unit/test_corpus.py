@@ -451,12 +451,6 @@ KNOWN_GAPS: dict[str, str] = {
         "BPI-M5', meson-sm1-bananapi-m5.dts), and the SoC shows only as 'Meson chip version = "
         "RevC (2B:C - 10:0)' and 'sm1 clk probe ok': no generated table maps either to S905X3"
     ),
-    "sysrep69_nanopi_r2s_hwprobe_515a8a3ea2_dmesg_rtl8211e_100m_rtl8153b_8821cu": (
-        "4.19 names the PHY only by its MDIO bus ('RTL8211E Gigabit Ethernet stmmac-0:00: "
-        "attached PHY driver [...]', phy_attached_print()'s ATTACHED_FMT): tying the bus "
-        "'stmmac-0' to the one stmmac-family MAC of the log (stmmac_mdio.c's '%s-%x') is not "
-        "built, so the gigabit PHY linked at 100 Mbit/s is not remarked"
-    ),
     "sysrep69_opi_one_inxi_153_pinxi_fzxxxy80_sun8i_h3_emac_card_arm": (
         "inxi's System and Machine sections (Kernel: 4.14.18-sunxi, 'Type: ARM Device System: "
         "Xunlong Orange Pi One') are not read: the inxi parser fills NIC records only, and a "

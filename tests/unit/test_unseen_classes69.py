@@ -287,3 +287,30 @@ def test_report_parsers_never_raise(text: str) -> None:
         result, warnings = parse(text)
         assert isinstance(warnings, list)
         assert all(n.node for n in result.networks)
+
+
+# --- a PHY named by its MDIO bus alone (4.19's phy_attached_print()) -----------------------------
+
+_R2S = "sysrep69_nanopi_r2s_hwprobe_515a8a3ea2_dmesg_rtl8211e_100m_rtl8153b_8821cu"
+
+
+def test_phy_on_a_macs_mdio_bus_is_that_macs() -> None:
+    """`RTL8211E Gigabit Ethernet stmmac-0:00: attached PHY driver [...]` names the PHY by the
+    MDIO bus stmmac_mdio.c gives every stmmac glue driver ("stmmac-%x"): the log's one such MAC
+    (rk_gmac-dwmac ff540000.ethernet) has that gigabit PHY, so its 100 Mbit/s link is below it."""
+    inspected = inspect_bundle(CORPUS / _R2S)
+    (eth0,) = [n for n in inspected.nics if n.name == "eth0"]
+    assert eth0.phy == "RTL8211E Gigabit Ethernet" and eth0.link_speed_mbps == 100
+    assert "link-below-phy" in {f.id for f in inspected.findings}
+
+
+def test_generic_phy_or_unknown_bus_names_no_phy() -> None:
+    """phy_device.c's Generic PHY names no chip; a bus no MAC driver's table registers ties to
+    no MAC: neither gives the NIC a PHY."""
+    mac = "[    5.696072] rk_gmac-dwmac ff540000.ethernet eth0: No Safety Features support found\n"
+    for bus, phy in (("stmmac-0", "Generic PHY"), ("mdio-gpio-0", "RTL8211E Gigabit Ethernet")):
+        line = (
+            f"[    0.569071] {phy} {bus}:00: attached PHY driver [{phy}] "
+            f"(mii_bus:phy_addr={bus}:00, irq=POLL)\n"
+        )
+        assert [n.phy for n in inventory_of({"dmesg": line + mac}).nics] == [None]
