@@ -451,11 +451,6 @@ KNOWN_GAPS: dict[str, str] = {
         "BPI-M5', meson-sm1-bananapi-m5.dts), and the SoC shows only as 'Meson chip version = "
         "RevC (2B:C - 10:0)' and 'sm1 clk probe ok': no generated table maps either to S905X3"
     ),
-    "sysrep69_opi_one_inxi_153_pinxi_fzxxxy80_sun8i_h3_emac_card_arm": (
-        "inxi's System and Machine sections (Kernel: 4.14.18-sunxi, 'Type: ARM Device System: "
-        "Xunlong Orange Pi One') are not read: the inxi parser fills NIC records only, and a "
-        "board or kernel from a report's other sections needs a second result of that output"
-    ),
     "sysrep69_r410_xcpng_488_lshw_terminal_wrapped_bnx2_bcm5716_uname": (
         "a terminal wrapped lshw's configuration line mid-word ('duplex=full firm' / "
         "'ware=6.2.12 ...'); a mail client's wrap at a blank is joined with one, so the "

@@ -314,3 +314,21 @@ def test_generic_phy_or_unknown_bus_names_no_phy() -> None:
             f"(mii_bus:phy_addr={bus}:00, irq=POLL)\n"
         )
         assert [n.phy for n in inventory_of({"dmesg": line + mac}).nics] == [None]
+
+
+def test_inxi_system_and_machine_give_kernel_and_arm_model() -> None:
+    """inxi's System `Kernel: 4.14.18-sunxi armv7l` is the release, its Machine `Type: ARM Device
+    System: Xunlong Orange Pi One details: ...` the device tree's model (the H3 board's); on a PC
+    "System:" is the DMI vendor and names no model."""
+    board = inspect_bundle(CORPUS / _OPI).board
+    assert (board.model, board.soc, board.kernel) == (
+        "Xunlong Orange Pi One",
+        "H3",
+        "4.14.18-sunxi",
+    )
+    pc = (
+        "System:\n  Host: box Kernel: 6.1.0-13-amd64 arch: x86_64 bits: 64\n"
+        "Machine:\n  Type: Desktop System: Dell product: OptiPlex 7010 v: 01\n"
+    )
+    board = inventory_of({"inxi -Fxz": pc}).board
+    assert (board.model, board.kernel) == (None, "6.1.0-13-amd64")

@@ -101,6 +101,10 @@ class LshwNetwork:
 class LshwResult:
     networks: list[LshwNetwork] = field(default_factory=list)
     usb: list[LshwNetwork] = field(default_factory=list)  # "*-usb" nodes: every USB device
+    # what a report tool's own system lines say beside its devices (inxi's System and Machine
+    # sections, parsers/report_tools.py): the board's device-tree model and the kernel release
+    model: str | None = None
+    kernel: str | None = None
 
 
 def parse_lshw(text: str) -> Parsed[LshwResult]:

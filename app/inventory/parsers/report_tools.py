@@ -187,15 +187,37 @@ def _inxi_node(chunk: str) -> LshwNetwork:
     return node
 
 
+# inxi's System section: "Kernel: 4.14.18-sunxi armv7l bits: 32" (the release, uname -r); its
+# Machine section on ARM: "Type: ARM Device System: Xunlong Orange Pi One details: ..." (inxi
+# reads the device tree's model there; on a PC "System:" is the DMI vendor, so only ARM's is a
+# model). A line may hold the section's name, and -y wraps a section's fields onto more lines.
+_INXI_KERNEL = later(r"(?:^|\s)Kernel: (?P<release>\d+\.\d+[\w.+~-]{0,60})(?:\s|$)")
+_INXI_ARM_MODEL = later(
+    r"(?:^|\s)Type: ARM(?: Device)? System: (?P<model>\S.{0,80}?)"
+    r"(?=\s+(?:details|serial|rev|v):\s|\s*$)"
+)
+
+
+def _system_line(res: LshwResult, section: str, line: str) -> None:
+    if section == "System" and res.kernel is None and (m := _INXI_KERNEL.search(line)):
+        res.kernel = m.group("release")
+    elif section == "Machine" and res.model is None and (m := _INXI_ARM_MODEL.search(line)):
+        res.model = m.group("model").strip()
+
+
 def _parse_inxi(text: str) -> Parsed[LshwResult]:
     res = LshwResult()
     chunks: list[str] = []
     in_network = False
+    section = ""
     for line in split_lines(text):
         # "Network:   Card: ..." (inxi 2.x) or "Network:" alone on its line (3.x)
         head = re.match(r"^\s*(?:\S+\s)?([A-Z][\w ]{1,20}):(?:\s|$)", line)
         if line[:1] not in (" ", "\t") and head:
-            in_network = head.group(1) == "Network"
+            section = head.group(1)
+            in_network = section == "Network"
+        if section in ("System", "Machine"):
+            _system_line(res, section, line)
         if not in_network:
             continue
         body = re.sub(r"^\s*Network:\s*", "", line).strip()
