@@ -74,7 +74,8 @@ def _identity(board: Board, parsed: Parsed, catalog: Catalog) -> None:
     cpuinfo = parsed.cpuinfo
     logged, logged_revision, logged_hardware = _log_identity(parsed)
     ubus = parsed.ubus_board.model if parsed.ubus_board is not None else None
-    named = (parsed.model, cpuinfo.model if cpuinfo else None, mips_machine(parsed), ubus)
+    report = parsed.lshw.model if parsed.lshw is not None else None  # inxi's Machine: System
+    named = (parsed.model, cpuinfo.model if cpuinfo else None, mips_machine(parsed), ubus, report)
     models = [m for m in named if m] + logged
     board.model = models[0] if models else None
     entry = next((e for m in models if (e := catalog.board_by_model(m)) is not None), None)
@@ -207,6 +208,8 @@ def board_of(parsed: Parsed, catalog: Catalog) -> Board:
     booted = parsed.dmesg.of_kind("kernel_version") if parsed.dmesg is not None else []
     if not board.kernel and parsed.ubus_board is not None:  # procd's uname release
         board.kernel = parsed.ubus_board.kernel
+    if not board.kernel and parsed.lshw is not None:  # inxi's System: Kernel: (uname -r)
+        board.kernel = parsed.lshw.kernel
     if not board.kernel and booted:  # the log's own "Linux version 6.1.0-... (...)" line
         board.kernel = booted[-1].fields.get("version")
     if board.soc is None and (found := soc_by_kernel(board.kernel)) is not None:

@@ -22,6 +22,7 @@ _DEFAULT = (
     "sysfs",
     "ethtool -i",
     "ethtool",
+    "xsos",  # xsos's ETHTOOL section: ethtool's settings and -i, summarised (parsers/xsos.py)
     "lshw",
     "hwinfo",
     "iwinfo",
@@ -42,11 +43,11 @@ _DEFAULT = (
 # "/proc/net/bonding": a bond's port blocks, the port's own ethtool link settings and MII
 # status as the bond last read them (bond_sightings.py), a snapshot like sysfs
 _LINK_SOURCES = (
-    *("dmesg", "ethtool", "sysfs", "/proc/net/bonding", "udevadm", "lshw", "hwinfo"),
+    *("dmesg", "ethtool", "xsos", "sysfs", "/proc/net/bonding", "udevadm", "lshw", "hwinfo"),
     *("networkctl", "inxi", "ubus", "mii-tool", "ip"),
 )
 _SPEED_SOURCES = (
-    *("ethtool", "sysfs", "/proc/net/bonding", "lshw", "networkctl", "inxi", "ubus"),
+    *("ethtool", "xsos", "sysfs", "/proc/net/bonding", "lshw", "networkctl", "inxi", "ubus"),
     *("mii-tool", "dmesg"),
 )
 PRECEDENCE: dict[str, tuple[str, ...]] = {

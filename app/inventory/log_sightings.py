@@ -38,6 +38,7 @@ from sbctune.inventory.mdio_bus_sightings import (
     shown_elsewhere,
     usb_bus_ties,
 )
+from sbctune.inventory.mdio_phy_ties import on_phy_on_mdio
 from sbctune.inventory.old_format_sightings import lone_phy_link, on_old_format
 from sbctune.inventory.parsers.dmesg import DmesgEvent, DmesgResult
 from sbctune.inventory.pcie_aer import on_pcie_aer
@@ -244,6 +245,7 @@ _HANDLERS: dict[str, Callable[[DmesgEvent], Sighting | None]] = {
     "daemon_iface": on_daemon_iface,
     "ptp_port": on_daemon_iface,  # a linuxptp port line names its interface (seen)
     "mdio_bus_probed": on_mdio_bus,
+    "phy_on_mdio": on_phy_on_mdio,  # a PHY named by its MDIO bus alone (mdio_phy_ties.py)
     "mdio_usb_bus": on_mdio_usb_bus,
 }
 # Lines whose every occurrence counts (flapping, resets, errors); others are read once.

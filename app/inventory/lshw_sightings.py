@@ -64,6 +64,15 @@ def _keys(net: LshwNetwork) -> tuple[list[Key], str | None]:
         bus = "platform"
     if key := iface_key(net.logical_name):
         keys.append(key)
+    if not keys and net.node.startswith("record:") and net.bus:
+        # a report's numbered record of a network card on a named bus, its address not in the
+        # excerpt (nixos-facter's "index": 12, "bus_type": SDIO): one device, that record
+        keys.append(("record", net.node))
+    if not keys and net.source == "lshw" and net.driver and not net.unclaimed:
+        # a node pasted without its bus info and name (an excerpt from inside it): lshw lists
+        # it as a network node, so it is one NIC, the one its driver drives; the driver's key
+        # joins it to that driver's device-less lines (driver_line_sightings)
+        keys.append(("drv", drvinfo_module(net.driver) or net.driver))
     return keys, bus or net.bus
 
 

@@ -241,6 +241,8 @@ def _merge_lshw(parsed: Parsed, result: LshwResult, text: str) -> None:
         parsed.lshw = LshwResult()
     parsed.lshw.networks += result.networks
     parsed.lshw.usb += result.usb
+    parsed.lshw.model = parsed.lshw.model or result.model
+    parsed.lshw.kernel = parsed.lshw.kernel or result.kernel
 
 
 def _merge_modules(parsed: Parsed, result: LoadedModules, text: str) -> None:

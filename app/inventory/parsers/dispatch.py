@@ -20,6 +20,7 @@ from . import (
     iperf,
     iwinfo,
     lshw,
+    lshw_structured,
     lsmod,
     lspci,
     lsusb,
@@ -27,6 +28,7 @@ from . import (
     mmcli,
     netif,
     networkctl_list,
+    nixos_facter,
     nmcli_overview,
     of_device,
     proc_net_bonding,
@@ -40,6 +42,7 @@ from . import (
     udevadm_walk,
     vcgencmd,
     wireless_tools,
+    xsos,
 )
 from .command_echo import uname_key, unglued
 from .common import ParseWarning, to_text
@@ -78,12 +81,19 @@ PARSERS: dict[str, Spec[Any]] = {
     "usb-devices": Spec(lsusb.parse_usb_devices, lsusb.LsusbResult, "lsusb"),
     "lspci": Spec(lspci.parse_lspci, lspci.LspciResult, "pci"),
     "lshw": Spec(lshw.parse_lshw, lshw.LshwResult, "lshw"),
+    # lshw's structured formats, read line by line as pasted excerpts (parsers/lshw_structured)
+    "lshw -json": Spec(lshw_structured.parse_lshw_json, lshw.LshwResult, "lshw"),
+    "lshw -xml": Spec(lshw_structured.parse_lshw_xml, lshw.LshwResult, "lshw"),
     "hwinfo": Spec(hwinfo.parse_hwinfo, lshw.LshwResult, "lshw"),
     "iwinfo": Spec(iwinfo.parse_iwinfo, lshw.LshwResult, "lshw"),
     "networkctl status": Spec(report_tools.parse_networkctl_status, lshw.LshwResult, "lshw"),
     "networkctl": Spec(networkctl_list.parse_networkctl_list, netif.NetInterfaces, "netifs"),
     "udevadm info": Spec(udevadm_walk.parse_udevadm_walk, udevadm_walk.UdevWalk, "udevadm"),
     "inxi": Spec(report_tools.parse_inxi_network, lshw.LshwResult, "lshw"),
+    # NixOS's hardware report: hwinfo's records as JSON (parsers/nixos_facter.py)
+    "nixos-facter": Spec(nixos_facter.parse_nixos_facter, lshw.LshwResult, "lshw"),
+    # xsos's summary of a system or sosreport: its ETHTOOL section (parsers/xsos.py)
+    "xsos": Spec(xsos.parse_xsos, lshw.LshwResult, "lshw"),
     "mii-tool": Spec(mii_tool.parse_mii_tool, lshw.LshwResult, "lshw"),
     "mmcli -m": Spec(mmcli.parse_mmcli, lshw.LshwResult, "lshw"),  # ModemManager's modem block
     "ubus network.device": Spec(ubus_device.parse_ubus_device_status, lshw.LshwResult, "lshw"),
@@ -253,7 +263,9 @@ def resolve_command(cmdline: str) -> tuple[str | None, str | None]:
         named = objects[objects.index("dev") + 1 :][:1] if "dev" in objects else named
         return "ip", (named[0] if named else None)
     if cmd == "lshw":
-        if any(a in {"-short", "-businfo", "-json", "-xml", "-html"} for a in args):
+        if any(a in {"-json", "-xml"} for a in args):
+            return ("lshw -json" if "-json" in args else "lshw -xml"), None
+        if any(a in {"-short", "-businfo", "-html"} for a in args):
             return None, None  # other formats than the tree of "key: value" lines
         return "lshw", None  # lshw, lshw -C network, lshw -class network
     if cmd == "usb-devices":
@@ -273,6 +285,10 @@ def resolve_command(cmdline: str) -> tuple[str | None, str | None]:
         return "udevadm info", None  # the attribute walk, not `udevadm info -q property`
     if cmd in {"inxi", "pinxi"}:
         return "inxi", None  # its Network section (-N, -n, -F, -b ...)
+    if cmd == "nixos-facter":
+        return "nixos-facter", None  # its report on stdout, or the report.json it wrote
+    if cmd == "xsos":
+        return "xsos", None  # `xsos -lei`, `xsos -a SOSREPORT`: the ETHTOOL section is read
     if cmd == "hwinfo":
         return "hwinfo", None  # --netcard, --network, --usb, --pci, plain: the same blocks
     if cmd == "iwinfo":  # `iwinfo`, `iwinfo wlan0 info` (not scan, txpowerlist, freqlist ...)

@@ -258,6 +258,19 @@ PHY_ATTACHED: list[tuple[str, _Lazy]] = [
             r"PHY \[[^\]]+\] driver \[(?P<phy>[^\]]{1,80})\]"
         ),
     ),
+    (
+        # phy_device.c phy_attached_print()'s ATTACHED_FMT through phydev_info(): the PHY named
+        # by its driver and its MDIO device only, "<bus id>:<addr>", no MAC or interface:
+        # "RTL8211E Gigabit Ethernet stmmac-0:00: attached PHY driver [RTL8211E Gigabit
+        # Ethernet] (mii_bus:phy_addr=stmmac-0:00, irq=POLL)" (4.19; 6.1 and 6.12 print
+        # "attached PHY driver (mii_bus:phy_addr=...", the driver's name in brackets gone)
+        "phy_on_mdio",
+        _Lazy(
+            r"^(?P<phy>[^\s:\[\]][^:\[\]]{0,78}?) (?P<mdio>[A-Za-z][\w.-]{0,40}):"
+            r"(?P<addr>[\da-f]{2}): attached PHY driver (?:\[[^\]]{0,80}\] ?)?"
+            r"\(mii_bus:phy_addr="
+        ),
+    ),
 ]
 NETDEV_LATE: list[tuple[str, _Lazy]] = [
     (
@@ -403,6 +416,7 @@ LINK_NEEDLES: dict[str, tuple[str, ...]] = {
     "csum_failure": ("csum failure",),
     "phy_link_up": ("libphy",),
     "phy_attached": ("PHY [",),
+    "phy_on_mdio": ("attached PHY driver",),
     "vendor_register": (", IRQ ",),
     "phy_link_down": ("libphy",),
     "carrier_up": ("NETDEV_CHANGE",),

@@ -45,14 +45,19 @@ _HUMAN_TS_RE = later(
 # corpus/wrap40_galaxy_s7_*; a task's name may hold a colon, "kworker/1:3")
 _CALLER = r"(?:\s?\[\s*(?:[TCc]\d{1,7}|\d{1,3}:\s*[^\]]{1,32}?:\s*\d{1,7})\])?"
 _CPU_END = r"(?:@\d+\](?:[-a-zA-Z](?=\s))?|\])"  # "]", or "@<cpu>]" and its flag
-TS_RE = re.compile(rf"^\[\s*(\d+\.\d+){_CPU_END}{_CALLER}\s*")
+# The same clock again with its CPU and without its opening bracket, after dmesg's own:
+# "[    0.844103]    0.844103@0] meson6-dwmac ff3f0000.ethernet: ..." (an Amlogic 4.9 BSP's
+# "[%5lu.%06lu@%d]" printk clock as a hw-probe dmesg log shows it, corpus/sysrep69_bpi_m5_*):
+# the one copy is the kernel's prefix twice, never a message (the backreference: the same time)
+_CLOCK_AGAIN = r"(?:\s{1,8}\1@\d{1,3}\])?"
+TS_RE = re.compile(rf"^\[\s*(\d+\.\d+){_CPU_END}{_CALLER}{_CLOCK_AGAIN}\s*")
 # the same with the message after it as a group: a long log's line read in one call
 TS_MSG_RE = later(rf"{TS_RE.pattern}(.*)", re.S)
 # ... and the clock's end ("]", or "@<cpu>]" and its flag: whether the clock holds an "@",
 # without a scan of the line) and the printk caller between them as groups ("" when none):
 # the one part of a line's clock that may hold a word of the log (a task's name: "[1: kbnepd
 # bnep0: 97]")
-TS_END_CALLER_MSG_RE = later(rf"^\[\s*(\d+\.\d+)({_CPU_END})({_CALLER})\s*(.*)", re.S)
+TS_END_CALLER_MSG_RE = later(rf"^\[\s*(\d+\.\d+)({_CPU_END})({_CALLER}{_CLOCK_AGAIN})\s*(.*)", re.S)
 # Any other wrapper (OpenWrt logread "Sun Oct 13 10:00:00 2024 kern.warn kernel: ", RFC 5424,
 # journal short-monotonic, a serial console's own clock, "<6>" priorities): the kernel's part
 # is found by its own marks, in this order: the syslog tag "kernel:", the kernel's timestamp,

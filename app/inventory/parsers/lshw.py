@@ -31,6 +31,14 @@ _CONFIG_KEY_RE = later(r"(?:^|\s)([a-z][\w-]{0,30})=")
 _RATE_RE = later(r"^(?P<n>\d+(?:\.\d+)?)(?P<unit>[KMGT])bit/s$")
 _UNITS = {"K": 0.001, "M": 1, "G": 1000, "T": 1_000_000}
 MAX_NODES = 256
+# the fields print.cc prints after description and product: an excerpt may begin at any of them
+_CUT_FIELDS = frozenset({"vendor", "physical id", "bus info", "logical name", "version", "serial"})
+
+
+def _network_fields(net: LshwNetwork) -> bool:
+    """A node cut above its head is a network one by network.cc's own marks: the ethernet or
+    wireless capability, or a link setting (only network nodes have one)."""
+    return bool({"ethernet", "wireless"} & set(net.capabilities)) or "link" in net.config
 
 
 @dataclass
@@ -93,6 +101,10 @@ class LshwNetwork:
 class LshwResult:
     networks: list[LshwNetwork] = field(default_factory=list)
     usb: list[LshwNetwork] = field(default_factory=list)  # "*-usb" nodes: every USB device
+    # what a report tool's own system lines say beside its devices (inxi's System and Machine
+    # sections, parsers/report_tools.py): the board's device-tree model and the kernel release
+    model: str | None = None
+    kernel: str | None = None
 
 
 def parse_lshw(text: str) -> Parsed[LshwResult]:
@@ -141,6 +153,7 @@ def _parse(text: str) -> tuple[LshwResult, list[ParseWarning]]:
     headed = False  # a "*-network" head seen: a paste from a node's first field has none
     last: tuple[str, str] | None = None  # the field a wrapped line continues
     state = _NodeState()
+    cut: LshwNetwork | None = None  # the node an excerpt begins inside, if any
     for raw in _lines(text):
         node = _NODE_RE.match(raw)
         if node:
@@ -168,6 +181,11 @@ def _parse(text: str) -> tuple[LshwResult, list[ParseWarning]]:
         if found and not headed and current is None and _HEADLESS_RE.match(raw):
             current = LshwNetwork("network")  # "description: Ethernet interface" first
             res.networks.append(current)
+        elif found and not headed and current is None and key in _CUT_FIELDS:
+            # an excerpt cut inside a node, above any head ("vendor: ...", "bus info: ..." first):
+            # one node, kept at its end only if its fields say it is a network one
+            current = cut = LshwNetwork("network")
+            res.networks.append(current)
         other = _ANY_FIELD_RE.match(raw) if current is not None and not found else None
         if current is not None and other and state.translated(current, other.group("value") or ""):
             continue
@@ -184,6 +202,8 @@ def _parse(text: str) -> tuple[LshwResult, list[ParseWarning]]:
         last = last if last[0] in ("configuration", "capabilities") else None
         _field(current, key, found.group("value").strip())
     state.finish(current)
+    if cut is not None and not _network_fields(cut):
+        res.networks.remove(cut)
     for usb in res.usb:
         # a USB device's "speed=480Mbit/s" (older lshw: "480.0MB/s", usbfs' Spd= in Mbit/s);
         # a node lshw merged with its network interface says the link's speed there instead

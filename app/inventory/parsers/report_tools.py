@@ -15,6 +15,9 @@ from __future__ import annotations
 
 import re
 
+from sbctune.catalog.kernel_drivers import load_kernel_drivers
+from sbctune.catalog.of_compatibles import load_of_compatibles
+
 from .common import Parsed, finish, guarded, split_lines
 from .lazy_pattern import later
 from .lshw import LshwNetwork, LshwResult
@@ -118,6 +121,15 @@ _INXI_KEYS = later(
 )
 
 
+def _wired_of_driver(compatible: str) -> str | None:
+    """The one wired network driver whose device-tree table lists ``compatible``, else None."""
+    found = load_of_compatibles().match([compatible])
+    if found is None or len(found.drivers) != 1:
+        return None
+    driver = load_kernel_drivers().get(found.drivers[0])
+    return found.drivers[0] if driver is not None and not driver.wireless else None
+
+
 def parse_inxi_network(text: str) -> Parsed[LshwResult]:
     return guarded("inxi", _parse_inxi, text, LshwResult)
 
@@ -135,6 +147,7 @@ def _fields(chunk: str) -> tuple[str, dict[str, str]]:
 def _inxi_node(chunk: str) -> LshwNetwork:
     product, f = _fields(chunk)
     node = LshwNetwork(node="network", source="inxi", product=product or None)
+    bound: str | None = None
     bus = f.get("bus-ID") or f.get("bus ID") or ""
     if m := re.fullmatch(r"(?:([\da-f]{4}):)?([\da-f]{2}:[\da-f]{2}\.[0-7])", bus):
         node.bus_info = f"pci@{m.group(1) or '0000'}:{m.group(2)}"
@@ -143,14 +156,24 @@ def _inxi_node(chunk: str) -> LshwNetwork:
     chip = f.get("chip-ID") or f.get("chip ID") or ""
     if re.fullmatch(r"[\da-f]{4}:[\da-f]{4}", chip):
         node.ids = chip
-    elif not node.bus_info and (m := re.fullmatch(r"[a-z][\w,-]*:([\da-f]{4,16})", chip)):
+    elif not node.bus_info and (m := re.fullmatch(r"([a-z][\w,-]*):([\da-f]{4,16})", chip)):
         # an SoC's device-tree device (inxi's ARM devices): "chip-ID: rockchip:fe300000
         # class-ID: ethernet" is the platform device fe300000.ethernet, no bus-ID
         name = f.get("class-ID", "").split()
-        node.bus_info = f"platform@{m.group(1)}" + (f".{name[0]}" if name else "")
+        bound = _wired_of_driver(f"{m.group(1)},{product}") if not name else None
+        if bound is not None:
+            # inxi 3.0 prints no class-ID: the device's compatible ("allwinner" of the chip ID
+            # and the device's name, "sun8i-h3-emac") names a wired drivers/net driver, whose
+            # binding names the node "ethernet@ADDR" (bindings/net/ethernet-controller.yaml
+            # "$nodename: pattern: ^ethernet(@.*)?$", 6.1 and 6.12): the device ADDR.ethernet
+            name = ["ethernet"]
+        node.bus_info = f"platform@{m.group(2)}" + (f".{name[0]}" if name else "")
     driver = f.get("driver", "").split()
     if driver and driver[0] not in ("N/A", "none"):
         node.config["driver"] = driver[0]
+        if bound is not None and driver[0] == bound.replace("-", "_"):
+            # inxi names the module (KBUILD_MODNAME: "-" made "_"), the kernel the driver
+            node.config["driver"] = bound
     if f.get("IF"):
         node.logical_name = f["IF"].split()[0]
     if f.get("state") in ("up", "down"):
@@ -164,15 +187,37 @@ def _inxi_node(chunk: str) -> LshwNetwork:
     return node
 
 
+# inxi's System section: "Kernel: 4.14.18-sunxi armv7l bits: 32" (the release, uname -r); its
+# Machine section on ARM: "Type: ARM Device System: Xunlong Orange Pi One details: ..." (inxi
+# reads the device tree's model there; on a PC "System:" is the DMI vendor, so only ARM's is a
+# model). A line may hold the section's name, and -y wraps a section's fields onto more lines.
+_INXI_KERNEL = later(r"(?:^|\s)Kernel: (?P<release>\d+\.\d+[\w.+~-]{0,60})(?:\s|$)")
+_INXI_ARM_MODEL = later(
+    r"(?:^|\s)Type: ARM(?: Device)? System: (?P<model>\S.{0,80}?)"
+    r"(?=\s+(?:details|serial|rev|v):\s|\s*$)"
+)
+
+
+def _system_line(res: LshwResult, section: str, line: str) -> None:
+    if section == "System" and res.kernel is None and (m := _INXI_KERNEL.search(line)):
+        res.kernel = m.group("release")
+    elif section == "Machine" and res.model is None and (m := _INXI_ARM_MODEL.search(line)):
+        res.model = m.group("model").strip()
+
+
 def _parse_inxi(text: str) -> Parsed[LshwResult]:
     res = LshwResult()
     chunks: list[str] = []
     in_network = False
+    section = ""
     for line in split_lines(text):
         # "Network:   Card: ..." (inxi 2.x) or "Network:" alone on its line (3.x)
         head = re.match(r"^\s*(?:\S+\s)?([A-Z][\w ]{1,20}):(?:\s|$)", line)
         if line[:1] not in (" ", "\t") and head:
-            in_network = head.group(1) == "Network"
+            section = head.group(1)
+            in_network = section == "Network"
+        if section in ("System", "Machine"):
+            _system_line(res, section, line)
         if not in_network:
             continue
         body = re.sub(r"^\s*Network:\s*", "", line).strip()
