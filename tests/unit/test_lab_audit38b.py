@@ -8,6 +8,15 @@ then rename_netif; udev-rules.c: TK_M_KERNEL is sd_device_get_sysname, TK_M_NAME
 earlier rule set). A NIC udev renamed (Debian's 73-usb-net-by-mac.link `NamePolicy=mac` through
 80-net-setup-link.rules: enx<MAC>) never matched, so its kept values were not set again after a
 replug; the rule matched instead whichever other NIC the kernel named like it.
+
+Row 2: stmmac keeps rx-usecs as its RX watchdog, RIWT, in units of 256 CSR clock cycles, and
+rounds down both ways (stmmac_ethtool.c: stmmac_usec2riwt, stmmac_riwt2usec; 2.048 us at the
+table's 125 MHz), and __stmmac_set_coalesce stores RIWT again at every set (ethtool's netlink
+request hands it the rx-usecs it read). So a value written as it reads back loses a unit: the
+planner's 50 read back 49 (the tweak "failed", and everything was put back), the revert of the
+user's 38 wrote 38 and left 36, each of the values a ring change's restart sets back, written
+again, took another unit off rx-usecs, and NetworkManager's kept rx-usecs read back lower at
+every activation.
 """
 
 from __future__ import annotations
@@ -17,8 +26,14 @@ from pathlib import Path
 
 import pytest
 
-from sbctune.tuning.model import Change
+from sbctune.inventory.model import Nic
+from sbctune.inventory.parsers.ethtool import parse_ethtool_coalesce
+from sbctune.tuning import catalog, changes, nm_persist, reopen_order
+from sbctune.tuning.knobs import write_argvs
+from sbctune.tuning.model import Change, PlannedTweak
 from sbctune.tuning.planning import persist_changes
+from tests.fake_ethtool_support import ethtool, lab_state, shown
+from tests.unit.test_lab_audit36b import _plan
 
 SESSION = "20261201T201500Z-38b001"
 CAPTURES = Path(__file__).resolve().parents[1] / "captures"
@@ -88,3 +103,78 @@ def test_another_nic_the_kernel_names_alike_and_udev_renames_is_left_alone() -> 
     session tuned: at-boot.sh is not run for it."""
     kernel, name = _renamed("dmesg/pi3bplus_linux_3636_lan78xx_enx_brcmfmac.txt")
     assert not _runs(_rule(kernel), kernel, name)
+
+
+# --- row 2: stmmac's RIWT loses a unit when written back as read ---------------------------------
+
+POSIX = pytest.mark.posix_only("the lab's fake ethtool (Linux-only lab) locks its state with fcntl")
+KERNELS = ["6.1.0-31-arm64", "6.12.0-1-arm64"]
+
+
+def _stmmac(tmp_path: Path, kernel: str, *user: str) -> str:
+    """An RK3588's stmmac in the lab, with the user's own `ethtool -C` values."""
+    state = lab_state(tmp_path, "stmmac", "RK3588", kernel)
+    if user:
+        assert ethtool(state, "-C", "eth0", *user)[2] == 0
+    return state
+
+
+def _set(state: str, change: Change, value: str | None, restoring: bool) -> None:
+    for argv in write_argvs(change, value, restoring=restoring):
+        assert argv[0] == "ethtool"
+        assert ethtool(state, *argv[1:])[2] == 0, argv
+
+
+@POSIX
+@pytest.mark.parametrize("kernel", KERNELS)
+def test_stmmac_coalescing_applies_and_its_revert_puts_the_users_value_back(
+    tmp_path: Path, kernel: str
+) -> None:
+    state = _stmmac(tmp_path, kernel, "rx-usecs", "40")
+    assert shown(state, "-c", "rx-usecs") == "38"  # RIWT 19
+    item = _plan("irq-coalescing", Nic("eth0", driver="stmmac", chip="RK3588"), "ethtool -c",
+                 ethtool(state, "-c", "eth0"))  # fmt: skip
+    assert item.applicable and len(item.changes) == 1
+    change = item.changes[0]
+    _set(state, change, change.after, restoring=False)
+    read = shown(state, "-c", "rx-usecs")
+    written = changes.Written(change, 0, None, read)
+    outcome = changes.outcome(changes.judge(item, [written]))
+    assert (outcome.status, read) == ("applied", change.after)
+    assert int(read) >= 50  # at least the tweak's 50 microseconds
+    _set(state, change, change.before, restoring=True)
+    assert shown(state, "-c", "rx-usecs") == "38"
+
+
+@POSIX
+@pytest.mark.parametrize("kernel", KERNELS)
+def test_the_values_a_ring_restart_sets_back_are_written_again_without_moving_rx_usecs(
+    tmp_path: Path, kernel: str
+) -> None:
+    state = _stmmac(tmp_path, kernel, "rx-usecs", "40", "tx-usecs", "2000", "tx-frames", "16")
+    facts = reopen_order.open_facts("stmmac", "eth0", kernel, "RK3588")
+    rings = PlannedTweak(catalog.tweak("nic-rings"), True, "rings")
+    rings.changes.append(Change("ethtool", "eth0 -G rx", "512", "1024"))
+    coalesce, _ = parse_ethtool_coalesce(ethtool(state, "-c", "eth0")[0])
+    kept = reopen_order.note_resets([rings], facts, coalesce.params)
+    assert {k.target.rsplit(" ", 1)[1] for k in kept} == {"tx-usecs", "tx-frames", "rx-frames"}
+    assert ethtool(state, "-G", "eth0", "rx", "1024")[2] == 0  # stmmac_reinit_ringparam
+    assert shown(state, "-c", "tx-frames") == "25"  # set back by the open
+    for one in kept:
+        _set(state, one, one.after, restoring=False)
+    after = {k: shown(state, "-c", k) for k in ("rx-usecs", "tx-usecs", "tx-frames")}
+    assert after == {"rx-usecs": "38", "tx-usecs": "2000", "tx-frames": "16"}
+
+
+@POSIX
+def test_networkmanager_keeps_the_value_that_reads_back_as_planned(tmp_path: Path) -> None:
+    """NM writes its ethtool.coalesce-rx-usecs at every activation as it holds it: 52, which
+    stmmac stores as RIWT 25 and reads back 51, the plan's value; 51 itself would read 49."""
+    state = _stmmac(tmp_path, "6.12.0-1-arm64", "rx-usecs", "40")
+    item = _plan("irq-coalescing", Nic("eth0", driver="stmmac", chip="RK3588"), "ethtool -c",
+                 ethtool(state, "-c", "eth0"))  # fmt: skip
+    link = nm_persist.NmLink("e70c1b90-2f2d-31e4-b4e8-884f12913052")
+    kept, rest = nm_persist.split(item.changes, link)
+    assert rest == [] and len(kept) == 1
+    assert ethtool(state, "-C", "eth0", "rx-usecs", str(kept[0].after))[2] == 0  # as NM does
+    assert shown(state, "-c", "rx-usecs") == item.changes[0].after
