@@ -21,11 +21,15 @@ every activation.
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from pathlib import Path
 
 import pytest
+import yaml
 
+from sbctune.export import export, gather
+from sbctune.history import TuningSessionRecord
 from sbctune.inventory.model import Nic
 from sbctune.inventory.parsers.ethtool import parse_ethtool_coalesce
 from sbctune.tuning import catalog, changes, nm_persist, reopen_order
@@ -33,6 +37,7 @@ from sbctune.tuning.knobs import write_argvs
 from sbctune.tuning.model import Change, PlannedTweak
 from sbctune.tuning.planning import persist_changes
 from tests.fake_ethtool_support import ethtool, lab_state, shown
+from tests.unit.export.seed_runs import START, seed_history, tuning_data
 from tests.unit.test_lab_audit36b import _plan
 
 SESSION = "20261201T201500Z-38b001"
@@ -178,3 +183,34 @@ def test_networkmanager_keeps_the_value_that_reads_back_as_planned(tmp_path: Pat
     assert rest == [] and len(kept) == 1
     assert ethtool(state, "-C", "eth0", "rx-usecs", str(kept[0].after))[2] == 0  # as NM does
     assert shown(state, "-c", "rx-usecs") == item.changes[0].after
+
+
+@POSIX
+def test_the_playbook_writes_what_reads_back_as_the_kept_value(tmp_path: Path) -> None:
+    """The Ansible export keeps a session on other Pis: its task writes 52 where stmmac reads
+    back 51 (the record's `written`), so the play's read-back finds 51 and the NIC keeps it;
+    writing 51 left 49 and ran again at every play."""
+    state = _stmmac(tmp_path, "6.12.0-1-arm64", "rx-usecs", "40")
+    item = _plan("irq-coalescing", Nic("eth0", driver="stmmac", chip="RK3588"), "ethtool -c",
+                 ethtool(state, "-c", "eth0"))  # fmt: skip
+    data = tuning_data("20220108T110000Z-d4e5f6")
+    data["tweaks"].append({"id": "irq-coalescing", "status": "applied", "detail": "",
+                           "changes": [c.to_json() for c in item.changes]})  # fmt: skip
+    history, ids = seed_history(tmp_path / "history.sqlite3")
+    try:
+        history.save_tuning_session(
+            TuningSessionRecord(1, START + dt.timedelta(minutes=5), "confirmed", data)
+        )
+        path = export("ansible", gather(history, ids, tuning_session=data["id"]),
+                      tmp_path / "fleet.yml")  # fmt: skip
+    finally:
+        history.close()
+    plays = yaml.safe_load(path.read_text(encoding="utf-8").replace("!unsafe ", ""))
+    task = next(t for t in plays[0]["tasks"] if "-C" in t.get("ansible.builtin.command", {})
+                .get("argv", []))  # fmt: skip
+    argv = task["ansible.builtin.command"]["argv"]
+    assert (argv[:2], argv[3]) == (["ethtool", "-C"], "rx-usecs")
+    assert ethtool(state, argv[1], "eth0", *argv[3:])[2] == 0  # as the play runs it
+    assert shown(state, "-c", "rx-usecs") == item.changes[0].after == "51"
+    shown_line = f"rx-usecs: {shown(state, '-c', 'rx-usecs')}"
+    assert re.search(task["vars"]["sbctune_expect"], shown_line)  # the next play changes nothing
