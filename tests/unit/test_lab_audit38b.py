@@ -22,6 +22,7 @@ every activation.
 from __future__ import annotations
 
 import datetime as dt
+import json
 import re
 from pathlib import Path
 
@@ -30,15 +31,17 @@ import yaml
 
 from sbctune.export import export, gather
 from sbctune.history import TuningSessionRecord
-from sbctune.inventory.model import Nic
+from sbctune.inventory.model import Board, Inventory, Nic
 from sbctune.inventory.parsers.ethtool import parse_ethtool_coalesce
-from sbctune.tuning import catalog, changes, nm_persist, reopen_order
+from sbctune.tuning import catalog, changes, nm_persist, reopen_order, scripts
+from sbctune.tuning.kinds import PLANNERS, Context
 from sbctune.tuning.knobs import write_argvs
 from sbctune.tuning.model import Change, PlannedTweak
 from sbctune.tuning.planning import persist_changes
+from sbctune.tuning.probe import Facts
 from tests.fake_ethtool_support import ethtool, lab_state, shown
 from tests.unit.export.seed_runs import START, seed_history, tuning_data
-from tests.unit.test_lab_audit36b import _plan
+from tests.unit.test_lab_audit36b import UP_LINK, _plan, _step
 
 SESSION = "20261201T201500Z-38b001"
 CAPTURES = Path(__file__).resolve().parents[1] / "captures"
@@ -214,3 +217,58 @@ def test_the_playbook_writes_what_reads_back_as_the_kept_value(tmp_path: Path) -
     assert shown(state, "-c", "rx-usecs") == item.changes[0].after == "51"
     shown_line = f"rx-usecs: {shown(state, '-c', 'rx-usecs')}"
     assert re.search(task["vars"]["sbctune_expect"], shown_line)  # the next play changes nothing
+
+
+# --- row 4: lan78xx turns EEE back on with a Tx LPI timer of 0 --------------------------------
+
+# the Raspberry Pi tree's lan78xx (eee_by_chip LAN7515: 600 us) on a Pi 3 B+, and the lab's
+# profile without a kernel (pi3bplus-lan78xx)
+RPI_KERNELS = ["6.1.73+rpt-rpi-v8", ""]
+
+
+def _plan_on(kernel: str, tweak_id: str, nic: Nic, key: str, answer: tuple[str, list[str], int]
+             ) -> PlannedTweak:  # fmt: skip
+    """`tweak_id` for eth0 from the lab's answer to one read, on `kernel`, over another NIC."""
+    out, err, code = answer
+    found = Facts(nic.name)
+    found.steps[key] = _step(key, out, code, "\n".join(err))
+    found.steps["ip-link"] = _step("ip-link", UP_LINK)
+    found.steps["ssh-route"] = _step("ssh-route", json.dumps([{"dev": "wlan0"}]))
+    tweak = catalog.tweak(tweak_id)
+    inventory = Inventory(board=Board(kernel=kernel), nics=[nic])
+    return PLANNERS[tweak.kind](Context(tweak, found, inventory, nic, {}, {}, (tweak_id,)))
+
+
+def _lpi(state: str) -> str:
+    """What `ethtool --show-eee eth0` says after "Tx LPI:"."""
+    text = ethtool(state, "--show-eee", "eth0")[0]
+    return text.split("Tx LPI:")[1].split("\n")[0].strip()
+
+
+@POSIX
+@pytest.mark.parametrize("kernel", RPI_KERNELS)
+def test_lan78xx_turned_back_on_with_no_timer_stores_0(tmp_path: Path, kernel: str) -> None:
+    """lan78xx_get_eee answers a timer of 0 while the MAC's EEE is off, and lan78xx_set_eee
+    writes the timer it is handed: `eee on` alone after `eee off` leaves 0, not 600."""
+    state = lab_state(tmp_path, "lan78xx", "LAN7515", kernel)
+    assert _lpi(state) == "600 (us)"
+    assert ethtool(state, "--set-eee", "eth0", "eee", "off")[2] == 0
+    assert ethtool(state, "--set-eee", "eth0", "eee", "on")[2] == 0
+    assert _lpi(state) == "0 (us)"
+
+
+@POSIX
+@pytest.mark.parametrize("kernel", RPI_KERNELS)
+def test_undoing_eee_off_puts_the_lan78xx_timer_back(tmp_path: Path, kernel: str) -> None:
+    state = lab_state(tmp_path, "lan78xx", "LAN7515", kernel)
+    item = _plan_on(kernel, "eee-off", Nic("eth0", driver="lan78xx", chip="LAN7515"),
+                    "ethtool --show-eee", ethtool(state, "--show-eee", "eth0"))  # fmt: skip
+    assert item.applicable and len(item.changes) == 1
+    change = item.changes[0]
+    revert_sh = scripts.revert_script(SESSION, [change])
+    assert "step ethtool --set-eee eth0 eee on tx-timer 600" in revert_sh
+    _set(state, change, change.after, restoring=False)
+    assert _lpi(state) == "disabled"
+    _set(state, change, change.before, restoring=True)
+    assert _lpi(state) == "600 (us)"
+    assert "EEE status: enabled" in ethtool(state, "--show-eee", "eth0")[0]
