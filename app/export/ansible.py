@@ -23,7 +23,7 @@ from sbctune.history.records import TuningSessionRecord
 from sbctune.history.run_tuning import RUN_STATE_WORDS
 from sbctune.remote import snippets
 from sbctune.resources import resource_root
-from sbctune.tuning.model import MAX_IRQ_ORDINAL, irq_name_ok
+from sbctune.tuning.model import MAX_IRQ_ORDINAL, Change, irq_name_ok
 
 KEPT_STATUSES = ("applied", "already")
 KEPT_STATE = "confirmed"  # armed sessions are reverted by their guard; reverted ones are gone
@@ -136,12 +136,15 @@ class _Builder:
                 "when": "sbctune_persist | bool",
             })  # fmt: skip
 
-    def ethtool(self, label: str, target: str, after: str) -> None:
+    def ethtool(self, label: str, target: str, after: str, written: tuple[str, ...] = ()) -> None:
+        """`written`: what ethtool writes for `after` where the driver stores another value than
+        it reads back (the record's `written`: stmmac's rx-usecs 51 is written 52; macb's 49 is
+        written 50 with tx-usecs beside it), so that the play's read-back finds `after`."""
         parts = target.split()
         if len(parts) < 3:
             raise UserError(f"Cannot read the ethtool change {target!r} of the tuning record.")
         iface, flag, param = self.iface(parts[0]), parts[1], parts[2]
-        argv = ["ethtool", flag, iface, param, after]
+        argv = ["ethtool", flag, iface, param, *(written or (after,))]
         check: dict[str, Any] = _ethtool_checks().get(flag) or {}
         pattern = None
         if check:
@@ -333,11 +336,10 @@ class _Builder:
                 f"The tuning record's {kind} change of {target!r} has no value to set.",
                 "Export the playbook from a session whose tweaks were applied.",
             )
-        handlers = {
-            "sysctl": self.sysctl, "ethtool": self.ethtool, "governor": self.governor,
-            "mtu": self.mtu,
-        }  # fmt: skip
-        if kind == "service":
+        handlers = {"sysctl": self.sysctl, "governor": self.governor, "mtu": self.mtu}
+        if kind == "ethtool":
+            self.ethtool(label, target, after_text, _written(change, after_text))
+        elif kind == "service":
             self.service(label, target, after_text)
         elif kind == "irq_affinity":
             self.irq_affinity(label, target, after_text, change.get("irq"))
@@ -345,6 +347,20 @@ class _Builder:
             handlers[kind](label, target, after_text)
         else:
             raise UserError(f"The tuning record has a change of unknown kind {kind!r}.")
+
+
+def _written(change: dict[str, Any], after: str) -> tuple[str, ...]:
+    """The words the record says ethtool writes for `after` (Change.written, checked as the
+    tuning checks it: the record is a file the user can hand us), or () for `after` itself."""
+    try:
+        words = Change.from_json(change).words_for(after)
+    except (ValueError, KeyError, TypeError) as exc:
+        target = str(change.get("target") or "")[:80]
+        raise UserError(
+            f"The tuning record's ethtool change of {target!r} names words sbctune never writes.",
+            "Export the playbook from a session sbctune recorded.",
+        ) from exc
+    return () if words == (after,) else words
 
 
 def _irq_name(irq: Any) -> tuple[str | None, int]:

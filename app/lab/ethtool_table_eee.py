@@ -183,6 +183,8 @@ def hold_eee(
         eee.update(tx_lpi=False, tx_lpi_unreported=True)
     if caps.facts.get("eee_tx_lpi_timer_unreported"):  # igb, igc, atlantic: always 0
         eee["timer_unreported"] = True
+    if caps.facts.get("eee_timer_zero_when_disabled"):  # lan78xx until 6.17: get_eee's 0
+        eee["timer_zero_when_disabled"] = True
     eee_modes(eee, caps)
     eee_disabled_modes(eee, caps, chip)
     eee_timer(eee, caps, chip, speed_mbps)

@@ -321,6 +321,7 @@ def set_eee(ifname: str, dev: dict[str, Any], args: list[str]) -> None:
         raise nl_error(EINVAL, code)
     was_on, advertised = bool(eee["enabled"]), asked_advertisement(eee, asked, pairs, code)
     reaches = _eee_set_reaches_driver(ifname, dev, pairs, asked, advertised)
+    handed = _timer_handed(ifname, dev)
     for name, value in pairs:
         if name == "eee":
             if value == "on" and not eee.get("can_enable", True):
@@ -342,6 +343,14 @@ def set_eee(ifname: str, dev: dict[str, Any], args: list[str]) -> None:
             and not eee.get("timer_unreported")
         ):
             eee["tx_lpi_timer"] = int(value)
+    if (
+        eee.get("timer_zero_when_disabled")
+        and reaches
+        and eee["enabled"]
+        and not was_on
+        and all(name != "tx-timer" for name, _ in pairs)
+    ):  # lan78xx_set_eee writes the timer it is handed: get_eee's 0 while EEE was off
+        eee["tx_lpi_timer"] = handed
     keep_advertisement(dev, eee, advertised, was_on)
     if eee.get("restart_on_any_set") and reaches and not dev.get("bounce_pending"):
         eee["bounces"] = int(eee.get("bounces", 0)) + 1  # r8152, ax88179: mii_nway_restart
@@ -355,6 +364,16 @@ def set_eee(ifname: str, dev: dict[str, Any], args: list[str]) -> None:
         eee["tx_lpi"] = False
 
 
+def _timer_handed(ifname: str, dev: dict[str, Any]) -> int:
+    """The Tx LPI timer get_eee answers, which ethtool's set hands back to the driver when the
+    request names none (net/ethtool/eee.c ethnl_set_eee): lan78xx until 6.17 answers 0 while
+    its MAC's EEE is off (lan78xx_get_eee)."""
+    eee = dev["eee"]
+    if eee.get("timer_zero_when_disabled") and not eee["enabled"]:
+        return 0
+    return lpi_timer_us(ifname, dev)
+
+
 def _eee_set_reaches_driver(
     ifname: str, dev: dict[str, Any], pairs: list[tuple[str, str]], asked: Any, advertised: Any
 ) -> bool:
@@ -364,7 +383,7 @@ def _eee_set_reaches_driver(
     shown = {
         "eee": "on" if eee["enabled"] else "off",
         "tx-lpi": "on" if eee.get("tx_lpi") else "off",
-        "tx-timer": str(lpi_timer_us(ifname, dev)),
+        "tx-timer": str(_timer_handed(ifname, dev)),
     }
     for name, value in pairs:
         asked_value = str(value)

@@ -89,6 +89,31 @@ def mtu_fifo_refused(caps: DriverCaps, chip: str | None, mtu: int) -> int | None
     return int(fifo) if aligned > int(fifo) else None
 
 
+def floor_steps(facts: Mapping[str, Any]) -> dict[str, int]:
+    """The -C parameters a driver stores in whole ticks, rounded down on the way in and again on
+    the way out, with each tick in ns: `coalesce_step_floor_ns` (macb on RP1: 800), and stmmac's
+    RX watchdog (`coalesce_riwt`: units of 256 cycles of its CSR clock, stmmac_usec2riwt and
+    stmmac_riwt2usec both round down; 2048 ns at the table's 125 MHz), which
+    __stmmac_set_coalesce stores again at every set. Written back as read, such a value loses a
+    tick (stmmac: 327 is stored as RIWT 159, 325; audit 38b row 2)."""
+    steps = {str(k): int(v) for k, v in (facts.get("coalesce_step_floor_ns") or {}).items()}
+    riwt = facts.get("coalesce_riwt")
+    if isinstance(riwt, Mapping) and riwt.get("clock_mhz_default") and riwt.get("param"):
+        step = int(riwt["cycles_per_unit"]) * 1000 // int(riwt["clock_mhz_default"])
+        steps.setdefault(str(riwt["param"]), step)
+    return steps
+
+
+def floor_read_back(floors: Mapping[str, Any], param: str, usecs: int) -> int:
+    """What such a driver reads back for the fewest ticks that hold at least `usecs` (stmmac at
+    125 MHz: 50 needs RIWT 25, read back 51); `usecs` where `param` has no tick."""
+    step = int(floors.get(param) or 0)
+    if step <= 0:
+        return usecs
+    ticks = -(-usecs * 1000 // step)
+    return ticks * step // 1000
+
+
 def floor_written(floors: Mapping[str, Any], param: str, value: int) -> int:
     """The smallest value from `value` up that a driver storing whole ticks of `floors[param]`
     ns, rounded down in and out (macb on RP1: gem_set_coalesce, gem_get_coalesce), reads back
@@ -107,8 +132,8 @@ def coalesce_written(
     facts: Mapping[str, Any], param: str, values: Sequence[int], shown: Mapping[str, int | None]
 ) -> tuple[tuple[str, tuple[str, ...]], ...]:
     """Change.written for an `ethtool -C <param>` change whose values are `values`, where the
-    driver rounds down and stores every coalescing value again at each set (fact
-    `coalesce_step_floor_ns`: ethnl_set_coalesce hands the driver the values it read for the
+    driver rounds down and stores every coalescing value again at each set
+    (`floor_steps`: ethnl_set_coalesce hands the driver the values it read for the
     parameters not given, and 49 read back is stored as 61 ticks, 48): each value as the one
     that reads back as it, with the driver's other such parameters at their `shown` values
     the same way. A driver that takes a usecs of 0 only with its frames at 1 (fact
@@ -118,14 +143,14 @@ def coalesce_written(
     paired = (facts.get("coalesce_usecs_needs_frames_zero") or {}).get(param)
     if paired:
         return tuple((str(v), (str(v), str(paired), "1")) for v in dict.fromkeys(values) if v == 0)
-    floors = facts.get("coalesce_step_floor_ns") or {}
-    if param not in floors:
-        return ()
+    floors = floor_steps(facts)
     others: list[str] = []
     for other in sorted(floors):
         now = shown.get(other)
         if other != param and now is not None:
             others += [other, str(floor_written(floors, other, int(now)))]
+    if param not in floors and not others:
+        return ()
     return tuple(
         (str(v), (str(floor_written(floors, param, v)), *others)) for v in dict.fromkeys(values)
     )

@@ -159,16 +159,21 @@ def _plan_mode_codes(
 
 def _stored_usecs(ctx: Context, usecs: int) -> int:
     """The value a rounding driver stores and reads back (bcmgenet: 8.192 us ticks, rounded up;
-    macb on the Raspberry Pi tree: 0.8 us ticks, rounded down),
+    macb on the Raspberry Pi tree: 0.8 us ticks, stmmac's RIWT 2.048 us, rounded down),
     so that the change verifies against what the kernel keeps."""
     facts = ctx.caps.facts if ctx.caps else {}
-    floor = facts.get("coalesce_step_floor_ns", {}).get("rx-usecs")
+    floors = driver_caps.floor_steps(facts)
+    floor = floors.get("rx-usecs")
     if floor:  # macb on the RPi tree: 0.8 us ticks, rounded down twice (50 reads back 49)
         step = int(floor)
         kept = usecs  # the next value that reads back as written (52: 65 ticks), within 5 steps
         while kept * 1000 // step * step // 1000 != kept and kept < usecs + 5:
             kept += 1
-        return kept
+        if kept * 1000 // step * step // 1000 == kept:
+            return kept
+        # stmmac's 2.048 us RIWT has no such value near: what the fewest ticks holding `usecs`
+        # read back (51), written as a value that stores them (coalesce_written: 52)
+        return driver_caps.floor_read_back(floors, "rx-usecs", usecs)
     step = facts.get("coalesce_step_ns", {}).get("rx-usecs")
     if not step:
         return usecs

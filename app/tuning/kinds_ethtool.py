@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from sbctune.inventory.parsers.ethtool import (
@@ -382,7 +383,8 @@ def plan_eee(ctx: Context) -> PlannedTweak:
         if refusal:
             return _held(ctx, refusal)
     item = PlannedTweak(ctx.tweak, True, "EEE off" if eee.enabled else _eee_off_already(ctx))
-    item.changes.append(_ethtool_change(ctx.iface, "--set-eee", "eee", before, "off"))
+    change = _ethtool_change(ctx.iface, "--set-eee", "eee", before, "off")
+    item.changes.append(replace(change, written=_eee_on_words(ctx, eee.tx_lpi_us)))
     if eee.enabled and ctx.caps and ctx.caps.restarts("eee"):
         item.restarts_link = True
         item.reason += drop_words(ctx.caps, "eee")
@@ -391,6 +393,16 @@ def plan_eee(ctx: Context) -> PlannedTweak:
     if item.changes[0].needed:
         item.reason += may_not_support(ctx, "set_eee")
     return item
+
+
+def _eee_on_words(ctx: Context, timer_us: int | None) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """How undoing eee-off turns EEE on where the driver reports its Tx LPI timer as 0 while
+    EEE is off and stores the timer it is handed when it turns it on (lan78xx until 6.17:
+    fact `eee_timer_zero_when_disabled`): with the timer read now, else it would store 0."""
+    caps = ctx.caps
+    if caps is None or not caps.facts.get("eee_timer_zero_when_disabled") or not timer_us:
+        return ()
+    return (("on", ("on", "tx-timer", str(int(timer_us)))),)
 
 
 def _eee_back_on_open(caps: driver_caps.DriverCaps) -> str:

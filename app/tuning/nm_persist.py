@@ -101,8 +101,17 @@ def split(changes: Sequence[Change], link: NmLink | None) -> tuple[list[Change],
             rest.append(change)
             continue
         before = link.properties.get(prop, "")
-        kept.append(Change("nm", f"{link.uuid} {prop}", before, nm_value(prop, change.after)))
+        kept.append(Change("nm", f"{link.uuid} {prop}", before, nm_value(prop, _nm_word(change))))
     return kept, rest
+
+
+def _nm_word(change: Change) -> str:
+    """The value NetworkManager is to write: the one word `ethtool` writes for `after` (a
+    rounding driver's: stmmac's rx-usecs 51 is written 52, which reads back 51), else `after`.
+    NM writes what it holds, so 51 itself would read back 49 after every activation."""
+    assert change.after is not None
+    words = change.words_for(change.after)
+    return words[0] if len(words) == 1 else change.after
 
 
 def parts(change: Change) -> tuple[str, str]:

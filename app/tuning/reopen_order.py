@@ -55,7 +55,7 @@ class OpenFacts:
     restart_features: frozenset[str]  # -K features whose change restarts it
     resets: frozenset[str]  # -C parameters the driver's open sets back
     where: str  # "file: function" of the open's reset
-    # -C parameters stored in whole ticks, rounded down, at every set (coalesce_step_floor_ns)
+    # -C parameters stored in whole ticks, rounded down, at every set (floor_steps)
     floors: tuple[tuple[str, int], ...] = ()
     # "file: function" where the open sets the NIC's IRQ affinity back; "" where it keeps it
     affinity_where: str = ""
@@ -92,9 +92,7 @@ def open_facts(
         frozenset(caps.facts.get("restarts_on_features", [])),
         frozenset(str(r) for r in resets),
         caps.cite("coalesce_reset_on_open") if resets else "",
-        tuple(
-            (str(k), int(v)) for k, v in (caps.facts.get("coalesce_step_floor_ns") or {}).items()
-        ),
+        tuple(driver_caps.floor_steps(caps.facts).items()),
         caps.cite("irq_affinity_reset_on_open") if affinity else "",
         caps.cite("eee_reset_on_open") if eee else "",
         tuple(str(n).replace("{iface}", iface) for n in names),

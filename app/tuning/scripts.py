@@ -372,10 +372,20 @@ def unit_file(session_id: str) -> str:
 
 
 def udev_rule(session_id: str, iface: str) -> str:
+    """The rule that runs at-boot.sh on the NIC's `add` (a replug, a USB NIC found late).
+
+    `iface` is the name the NIC has now, which udev itself may have given it: an `add` event's
+    KERNEL is the kernel's name (eth1, usb0), and udevd renames the interface only after every
+    rule ran (udev-event.c: udev_event_execute_rules, then rename_netif), so a renamed NIC
+    (Debian's enx<MAC> from 73-usb-net-by-mac.link, end0, enp1s0) is matched by the NAME an
+    earlier rule set (80-net-setup-link.rules; this file is 90-) and an unrenamed one by its
+    KERNEL name with NAME unset (net.ifnames=0, Raspberry Pi OS's eth0/eth1)."""
     directory = session_dir(session_id)
+    run = f'RUN+="/bin/sh {directory}/at-boot.sh"'
     return (
         "# sbctune tuning session kept across reboots: re-applies it when the NIC appears\n"
         + spoken("# (a USB adapter plugged in again). `sbctune tune revert` removes this file.\n")
-        + f'ACTION=="add", SUBSYSTEM=="net", KERNEL=="{iface}", '
-        f'RUN+="/bin/sh {directory}/at-boot.sh"\n'
+        + "# By the name udev gives the NIC, else by the kernel's name when udev gives none.\n"
+        + f'ACTION=="add", SUBSYSTEM=="net", NAME=="{iface}", {run}\n'
+        + f'ACTION=="add", SUBSYSTEM=="net", NAME=="", KERNEL=="{iface}", {run}\n'
     )
