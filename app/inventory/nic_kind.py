@@ -15,7 +15,7 @@ from sbctune.catalog.oot_chips import out_of_tree_chip
 from sbctune.catalog.vendor_drivers import vendor_module
 from sbctune.catalog.vendor_formats import vendor_driver
 from sbctune.inventory.graph import Device
-from sbctune.inventory.ifnames import wireless_from_name
+from sbctune.inventory.ifnames import bus_from_name, wireless_from_name
 from sbctune.inventory.net_source_lines import net_source
 from sbctune.inventory.nic_chip import catalog_chip
 from sbctune.inventory.usb_names import named_network, named_usb_nic
@@ -76,6 +76,12 @@ def bus_of(device: Device) -> str:
     hint = device.value("bus_hint")
     if hint in ("pci", "platform", "usb"):
         return str(hint)
+    # a predictable name spells its bus whatever output named it: `ethtool eno2np1` alone is an
+    # on-board PCI port (udev-builtin-net_id.c names_pci(): "o<index>n<port>"), not only a name
+    # ip listed (listing_sightings' bus_hint)
+    named = {bus for name in device.names() if (bus := bus_from_name(name))}
+    if len(named) == 1:
+        return named.pop()
     return _bus_by_driver(device.value("driver"))
 
 
