@@ -27,3 +27,24 @@ def test_name_bus_from_other_outputs_and_none_from_plain_names() -> None:
     for name, bus in (("enp0s20f0u2", "usb"), ("end0", "platform"), ("eth0", "unknown")):
         (nic,) = inventory_of({f"ethtool {name}": settings.format(n=name)}).nics
         assert (nic.name, nic.bus) == (name, bus)
+
+
+# --- brcmfmac's firmware file names its chip ------------------------------------------------
+
+_ASAHI_JOURNAL = "arml68_macbook_pro_asahi_70_journal_german_month_brcmfmac4387_variants_systemd_lines"
+
+
+def test_a_brcmfmac_firmware_variant_names_its_chip() -> None:
+    """Only board-specific variants of the file are in the paste ("Direct firmware load for
+    brcm/brcmfmac4387c2-pcie.apple,maldives-X3.bin failed with error -2"): the base is the one
+    pcie.c gives BRCM_CC_4387_CHIP_ID (BRCMF_FW_ENTRY(..., 4387C2)), so the chip is a BCM4387."""
+    (nic,) = inspect_bundle(CORPUS / _ASAHI_JOURNAL).nics
+    assert (nic.bus_path, nic.driver, nic.chip) == ("0000:01:00.0", "brcmfmac", "BCM4387")
+    sdio = (
+        "[    9.2] brcmfmac mmc1:0001:1: Direct firmware load for "
+        "brcm/brcmfmac43430-sdio.raspberrypi,3-model-b.txt failed with error -2\n"
+    )
+    (wifi,) = inventory_of({"dmesg": sdio}).nics
+    assert wifi.chip == "BCM43430"
+    unknown = sdio.replace("brcmfmac43430-sdio", "brcmfmac99999-sdio")
+    assert all(n.chip is None for n in inventory_of({"dmesg": unknown}).nics)
