@@ -48,3 +48,28 @@ def test_a_brcmfmac_firmware_variant_names_its_chip() -> None:
     assert wifi.chip == "BCM43430"
     unknown = sdio.replace("brcmfmac43430-sdio", "brcmfmac99999-sdio")
     assert all(n.chip is None for n in inventory_of({"dmesg": unknown}).nics)
+
+
+# --- a combo chip's Bluetooth function in the network class is no NIC ------------------------
+
+_MAC_LSPCI = "arml68_m1_asahi_68_lspci_v_brcm4378_wifi_and_bluetooth_functions_ethernet_gone"
+
+
+def test_a_bluetooth_function_in_the_network_class_is_no_nic() -> None:
+    """`lspci -v` lists the BCM4378's Wi-Fi (01:00.0, brcmfmac) and its Bluetooth controller
+    (01:00.1) both as "Network controller" (hci_bcm4377.c matches the latter by
+    PCI_CLASS_NETWORK_OTHER): only the Wi-Fi is a NIC."""
+    nics = inspect_bundle(CORPUS / _MAC_LSPCI).nics
+    assert [(n.bus_path, n.driver, n.wireless) for n in nics] == [("0000:01:00.0", "brcmfmac", True)]
+
+
+def test_the_network_class_still_makes_nics_whatever_else_is_named() -> None:
+    """A Wi-Fi card with no driver line in class 0280 stays a NIC, and an Ethernet controller
+    (0200) is one even if a maker's name mentions Bluetooth."""
+    wifi = (
+        "61:00.0 Network controller [0280]: MEDIATEK Corp. MT7922 802.11ax PCI Express Wireless "
+        "Network Adapter [14c3:0616]\n"
+    )
+    assert [n.bus_path for n in inventory_of({"lspci -nn": wifi}).nics] == ["0000:61:00.0"]
+    eth = "02:00.0 Ethernet controller [0200]: Acme Bluetooth-ready Gigabit NIC [1234:5678]\n"
+    assert [n.bus_path for n in inventory_of({"lspci -nn": eth}).nics] == ["0000:02:00.0"]
