@@ -51,26 +51,26 @@ def bases_of(text: str) -> dict[str, set[str]]:
 
 
 def build(trees: dict[str, Path]) -> dict[str, dict[str, object]]:
-    rows: dict[str, dict[str, object]] = {}
+    parts: dict[str, set[str]] = {}
+    where: dict[str, tuple[str, str]] = {}  # base -> (bus file, bus)
+    series_of: dict[str, list[str]] = {}
     for series, root in sorted(trees.items()):
         for name, bus in FILES.items():
             text = (root / DIR / name).read_text(encoding="utf-8", errors="replace")
-            for base, parts in bases_of(text).items():
-                row = rows.setdefault(base, {"parts": set(), "bus": bus, "series": []})
-                row["parts"] |= parts  # type: ignore[operator]
-                if series not in row["series"]:  # type: ignore[operator]
-                    row["series"].append(series)  # type: ignore[attr-defined]
-    table: dict[str, dict[str, object]] = {}
-    for base in sorted(rows):
-        row = rows[base]
-        parts = sorted(row["parts"])  # type: ignore[call-overload]
-        table[base] = {
-            "chip": " or ".join(f"BCM{p}" for p in parts),
-            "bus": row["bus"],
-            "file": f"{DIR}/{[f for f, b in FILES.items() if b == row['bus']][0]}",
-            "series": row["series"],
+            for base, found in bases_of(text).items():
+                parts.setdefault(base, set()).update(found)
+                where.setdefault(base, (name, bus))
+                if series not in series_of.setdefault(base, []):
+                    series_of[base].append(series)
+    return {
+        base: {
+            "chip": " or ".join(f"BCM{p}" for p in sorted(parts[base])),
+            "bus": where[base][1],
+            "file": f"{DIR}/{where[base][0]}",
+            "series": series_of[base],
         }
-    return table
+        for base in sorted(parts)
+    }
 
 
 def main() -> int:

@@ -31,7 +31,9 @@ def test_name_bus_from_other_outputs_and_none_from_plain_names() -> None:
 
 # --- brcmfmac's firmware file names its chip ------------------------------------------------
 
-_ASAHI_JOURNAL = "arml68_macbook_pro_asahi_70_journal_german_month_brcmfmac4387_variants_systemd_lines"
+_ASAHI_JOURNAL = (
+    "arml68_macbook_pro_asahi_70_journal_german_month_brcmfmac4387_variants_systemd_lines"
+)
 
 
 def test_a_brcmfmac_firmware_variant_names_its_chip() -> None:
@@ -60,7 +62,9 @@ def test_a_bluetooth_function_in_the_network_class_is_no_nic() -> None:
     (01:00.1) both as "Network controller" (hci_bcm4377.c matches the latter by
     PCI_CLASS_NETWORK_OTHER): only the Wi-Fi is a NIC."""
     nics = inspect_bundle(CORPUS / _MAC_LSPCI).nics
-    assert [(n.bus_path, n.driver, n.wireless) for n in nics] == [("0000:01:00.0", "brcmfmac", True)]
+    assert [(n.bus_path, n.driver, n.wireless) for n in nics] == [
+        ("0000:01:00.0", "brcmfmac", True)
+    ]
 
 
 def test_the_network_class_still_makes_nics_whatever_else_is_named() -> None:
