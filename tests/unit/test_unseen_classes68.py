@@ -6,6 +6,7 @@ bundles."""
 from __future__ import annotations
 
 from sbctune.advice.inspect import inspect_bundle
+from sbctune.catalog.kernel_drivers import sibling_driver_dir
 from tests.corpus_support import CORPUS, inventory_of
 
 # --- a predictable name spells its bus in any output that names the interface ------------------
@@ -77,3 +78,22 @@ def test_the_network_class_still_makes_nics_whatever_else_is_named() -> None:
     assert [n.bus_path for n in inventory_of({"lspci -nn": wifi}).nics] == ["0000:61:00.0"]
     eth = "02:00.0 Ethernet controller [0200]: Acme Bluetooth-ready Gigabit NIC [1234:5678]\n"
     assert [n.bus_path for n in inventory_of({"lspci -nn": eth}).nics] == ["0000:02:00.0"]
+
+
+# --- a line only the same vendor's other driver prints, in the 6.1/6.12 source ---------------
+
+_XPS13 = "arml68_xps13_snapdragon_ms_dev_kit_50_ath12k_pci_wmi_stats_timeout_soft_lockup"
+
+
+def test_a_format_only_a_sibling_driver_prints_is_not_called_this_drivers() -> None:
+    """ath12k_pci's "failed to send WMI_REQUEST_STATS cmd": in 6.1 and 6.12 only ath11k/wmi.c
+    prints that format (ath12k gained it later); the complaint says so, not that ath11k's file
+    is this driver's source. iwlwifi's own tree (pcie/, mvm/, fw/) is one driver's."""
+    inv = inspect_bundle(CORPUS / _XPS13)
+    (complaint,) = [f for f in inv.findings if f.id == "driver-complaint"]
+    assert "ath11k/wmi.c" in complaint.summary
+    assert "ath11k, the same vendor's other driver" in complaint.summary
+    assert "ath12k_pci's own files there do not" in complaint.summary
+    assert sibling_driver_dir(("drivers/net/wireless/intel/iwlwifi/fw/dbg.c",), "iwlwifi") is None
+    ath = ("drivers/net/wireless/ath/main.c",)  # ath/'s common code, above ath12k/
+    assert sibling_driver_dir(ath, "ath12k_pci") is None
