@@ -393,10 +393,7 @@ def sibling_driver_dir(files: tuple[str, ...], driver: object) -> str | None:
     if known is None or not known.file or home is None or not files:
         return None
     own_dir = known.file.rsplit("/", 1)[0] + "/"
-    # the driver's tree below its vendor's folder: iwlwifi/ holds pcie/, mvm/, dvm/ and fw/,
-    # the modules of one driver; a driver filed in the vendor's folder itself has no tree
-    rest = own_dir[len(home) :] if own_dir.startswith(home) else ""
-    own_tree = home + rest.split("/", 1)[0] + "/" if rest else home
+    own_tree = _own_tree(own_dir, home)
     dirs = {f.rsplit("/", 1)[0] + "/" for f in files}
     if any(d.startswith(own_tree) or own_dir.startswith(d) for d in dirs):
         return None  # its own tree's, or a parent's: code its driver runs
@@ -415,11 +412,24 @@ def own_files_first(files: tuple[str, ...], driver: object) -> tuple[str, ...]:
         return tuple(sorted(files, key=lambda f: mine is None or mine not in f))
     own_dir = known.file.rsplit("/", 1)[0] + "/"
     home = _home(driver) or own_dir
+    tree = _own_tree(own_dir, home)
 
-    def rank(path: str) -> tuple[bool, bool, bool]:
-        return (path != known.file, not path.startswith(own_dir), not path.startswith(home))
+    def rank(path: str) -> tuple[bool, bool, bool, bool]:
+        return (
+            path != known.file,
+            not path.startswith(own_dir),
+            not path.startswith(tree),  # iwlwifi/fw/dbg.c before iwlegacy/3945-mac.c
+            not path.startswith(home),
+        )
 
     return tuple(sorted(files, key=rank))
+
+
+def _own_tree(own_dir: str, home: str) -> str:
+    """The driver's tree below its vendor's folder: iwlwifi/ holds pcie/, mvm/, dvm/ and fw/,
+    the modules of one driver; a driver filed in the vendor's folder itself has no tree."""
+    rest = own_dir[len(home) :] if own_dir.startswith(home) else ""
+    return home + rest.split("/", 1)[0] + "/" if rest else home
 
 
 # A chip's model number in a driver's MODULE_DESCRIPTION: four digits or more, with letters

@@ -6,7 +6,7 @@ bundles."""
 from __future__ import annotations
 
 from sbctune.advice.inspect import inspect_bundle
-from sbctune.catalog.kernel_drivers import sibling_driver_dir
+from sbctune.catalog.kernel_drivers import own_files_first, sibling_driver_dir
 from tests.corpus_support import CORPUS, inventory_of
 
 # --- a predictable name spells its bus in any output that names the interface ------------------
@@ -97,3 +97,13 @@ def test_a_format_only_a_sibling_driver_prints_is_not_called_this_drivers() -> N
     assert sibling_driver_dir(("drivers/net/wireless/intel/iwlwifi/fw/dbg.c",), "iwlwifi") is None
     ath = ("drivers/net/wireless/ath/main.c",)  # ath/'s common code, above ath12k/
     assert sibling_driver_dir(ath, "ath12k_pci") is None
+
+
+def test_a_complaint_cites_the_drivers_own_tree_first() -> None:
+    """iwlwifi is filed under iwlwifi/pcie/; its error dump's format is printed by iwlwifi/dvm/
+    and iwlegacy/ alike: the driver's own tree comes first, not the older sibling's file."""
+    files = (
+        "drivers/net/wireless/intel/iwlegacy/3945-mac.c",
+        "drivers/net/wireless/intel/iwlwifi/dvm/main.c",
+    )
+    assert own_files_first(files, "iwlwifi")[0] == files[1]
