@@ -7,7 +7,11 @@ from __future__ import annotations
 from dataclasses import replace
 
 from sbctune.advice.log_words import errno_words
-from sbctune.catalog.kernel_drivers import other_drivers_message, own_files_first
+from sbctune.catalog.kernel_drivers import (
+    other_drivers_message,
+    own_files_first,
+    sibling_driver_dir,
+)
 from sbctune.catalog.kernel_messages import KernelMessage, explain_format, load_messages
 from sbctune.catalog.library_modules import library_of
 from sbctune.catalog.property_defaults import PropertyDefault, default_taken, firmware_words
@@ -66,11 +70,25 @@ def complaints(nic: Nic, label: str) -> list[Finding]:
             f"{label}: {who} "
             f"{_by_level(count, [m for _l, m in known])}"
             f' such as "{first.format}" (level {first.level}, '
-            f"{first.source} in the {kernels} kernel source).{errno_words(lines)}{_meaning(first)}",
+            f"{first.source} in the {kernels} kernel source{_sibling(first, nic.driver)})."
+            f"{errno_words(lines)}{_meaning(first)}",
             lines,
         ),
         *defaults,
     ]
+
+
+def _sibling(message: KernelMessage, driver: object) -> str:
+    """Where only the same vendor's other driver prints the format (ath11k/ for an ath12k_pci
+    line): the driver's own files in that source do not, so the line is another kernel's."""
+    other = sibling_driver_dir(message.files, driver)
+    if other is None:
+        return ""
+    name = other.rstrip("/").rsplit("/", 1)[-1]
+    return (
+        f", where {name}, the same vendor's other driver, prints it: {driver}'s own files "
+        "there do not, so the line comes from another kernel"
+    )
 
 
 def _defaults(label: str, taken: list[tuple[str, PropertyDefault]]) -> Finding:

@@ -135,6 +135,30 @@ def chip_by_firmware(driver: object, firmware: object) -> str | None:
         if cut and not isinstance(driver, str):
             continue  # "7260-17.ucode" alone is not iwlwifi's
         return str(row["chip"])
+    if (chip := brcmfmac_firmware_chip(name)) and driver in (None, "brcmfmac"):
+        return chip
     # an out-of-tree driver's file, by the function that builds its name (vendor_formats.json:
     # morse_driver's mm610x_get_fw_path() makes "morse/mm6108.bin" for an MM6108)
     return vendor_firmware_chip(driver, name)
+
+
+@functools.cache
+def _brcmfmac_bases() -> dict[str, Any]:
+    from sbctune.resources import resource_root
+
+    try:
+        path = resource_root().joinpath("kernel_source", "brcmfmac_firmware_chips.json")
+        found = json.loads(path.read_text(encoding="utf-8")).get("bases")
+    except (OSError, ValueError, AttributeError):
+        return {}
+    return found if isinstance(found, dict) else {}
+
+
+def brcmfmac_firmware_chip(name: str) -> str | None:
+    """The chip a brcmfmac file is for: brcmf_fw_alloc_request() (firmware.c) asks for its base
+    then ".<board>.bin", ".bin", ".txt" ... ("brcm/brcmfmac4387c2-pcie.apple,maldives-X3.bin":
+    a BCM4387), the base given to chips by the bus file's BRCMF_FW_ENTRY rows
+    (brcmfmac_firmware_chips.json, scripts/regen_brcmfmac_firmware_chips.py)."""
+    base = name.split(".", 1)[0]
+    row = _brcmfmac_bases().get(base)
+    return str(row["chip"]) if isinstance(row, dict) and "chip" in row else None

@@ -383,6 +383,24 @@ def other_drivers_message(files: tuple[str, ...], driver: object) -> bool:
     return drivers_own and not any(f.startswith(home) for f in files)
 
 
+def sibling_driver_dir(files: tuple[str, ...], driver: object) -> str | None:
+    """The directory of the same vendor's other driver that alone prints a format the driver's
+    line matched (an ath12k_pci line read by ath11k/wmi.c's format: ath12k's own files in
+    6.1/6.12 do not print it, a newer kernel's do); None when a file of the driver's own
+    directory, or of a directory above it (ath/'s common code, mt76/'s core), prints it."""
+    known = load_kernel_drivers().get(driver)
+    home = _home(driver)
+    if known is None or not known.file or home is None or not files:
+        return None
+    own_dir = known.file.rsplit("/", 1)[0] + "/"
+    own_tree = _own_tree(own_dir, home)
+    dirs = {f.rsplit("/", 1)[0] + "/" for f in files}
+    if any(d.startswith(own_tree) or own_dir.startswith(d) for d in dirs):
+        return None  # its own tree's, or a parent's: code its driver runs
+    first = files[0].rsplit("/", 1)[0] + "/"
+    return first if first.startswith(home) and first != home else None
+
+
 def own_files_first(files: tuple[str, ...], driver: object) -> tuple[str, ...]:
     """The files that print a format, the driver's own first (igc's "PCIe link lost" cites
     igc_main.c before fm10k_pci.c)."""
@@ -394,11 +412,24 @@ def own_files_first(files: tuple[str, ...], driver: object) -> tuple[str, ...]:
         return tuple(sorted(files, key=lambda f: mine is None or mine not in f))
     own_dir = known.file.rsplit("/", 1)[0] + "/"
     home = _home(driver) or own_dir
+    tree = _own_tree(own_dir, home)
 
-    def rank(path: str) -> tuple[bool, bool, bool]:
-        return (path != known.file, not path.startswith(own_dir), not path.startswith(home))
+    def rank(path: str) -> tuple[bool, bool, bool, bool]:
+        return (
+            path != known.file,
+            not path.startswith(own_dir),
+            not path.startswith(tree),  # iwlwifi/fw/dbg.c before iwlegacy/3945-mac.c
+            not path.startswith(home),
+        )
 
     return tuple(sorted(files, key=rank))
+
+
+def _own_tree(own_dir: str, home: str) -> str:
+    """The driver's tree below its vendor's folder: iwlwifi/ holds pcie/, mvm/, dvm/ and fw/,
+    the modules of one driver; a driver filed in the vendor's folder itself has no tree."""
+    rest = own_dir[len(home) :] if own_dir.startswith(home) else ""
+    return home + rest.split("/", 1)[0] + "/" if rest else home
 
 
 # A chip's model number in a driver's MODULE_DESCRIPTION: four digits or more, with letters

@@ -15,7 +15,7 @@ from sbctune.catalog.oot_chips import out_of_tree_chip
 from sbctune.catalog.vendor_drivers import vendor_module
 from sbctune.catalog.vendor_formats import vendor_driver
 from sbctune.inventory.graph import Device
-from sbctune.inventory.ifnames import wireless_from_name
+from sbctune.inventory.ifnames import bus_from_name, wireless_from_name
 from sbctune.inventory.net_source_lines import net_source
 from sbctune.inventory.nic_chip import catalog_chip
 from sbctune.inventory.usb_names import named_network, named_usb_nic
@@ -76,6 +76,12 @@ def bus_of(device: Device) -> str:
     hint = device.value("bus_hint")
     if hint in ("pci", "platform", "usb"):
         return str(hint)
+    # a predictable name spells its bus whatever output named it: `ethtool eno2np1` alone is an
+    # on-board PCI port (udev-builtin-net_id.c names_pci(): "o<index>n<port>"), not only a name
+    # ip listed (listing_sightings' bus_hint)
+    named = {bus for name in device.names() if (bus := bus_from_name(name))}
+    if len(named) == 1:
+        return named.pop()
     return _bus_by_driver(device.value("driver"))
 
 
@@ -158,7 +164,24 @@ def _pci_nic(device: Device, ids: IdDatabase) -> bool:
     named = (driver, device.value("refused_by"))  # "tc956x_pci-eth": an Ethernet driver
     net_driver = bool(ids.module(driver)) or bool(re.match(r"^r81\d\d$", str(driver)))
     net_driver = net_driver or any(_ETH_DRIVER.search(str(d or "")) for d in named)
+    if not net_driver and _bluetooth_function(device, ids, klass):
+        return False
     return klass.startswith(("02", "0d")) or bool(_NET_CLASS.search(klass)) or net_driver
+
+
+# A combo chip's Bluetooth function is in the network class "other" too: hci_bcm4377.c's table
+# (drivers/bluetooth, 6.1 and 6.12) matches the BCM4377/4378/4387/4388 Bluetooth functions by
+# PCI_CLASS_NETWORK_OTHER (0x0280), beside their Wi-Fi functions (lspci: "Network controller:
+# ... BRCM4378 Bluetooth Controller"). Named a Bluetooth one by lspci or pci.ids, no NIC.
+_BLUETOOTH = re.compile(r"\bBluetooth\b", re.I)
+_OTHER_NETWORK = re.compile(r"^(?:0x)?0280|^Network controller\b", re.I)
+
+
+def _bluetooth_function(device: Device, ids: IdDatabase, klass: str) -> bool:
+    if klass and not _OTHER_NETWORK.match(klass):
+        return False  # an Ethernet controller (0200) is one whatever its name says
+    name = f"{_described(device)} {ids.name('pci', device.value('ids')) or ''}"
+    return bool(_BLUETOOTH.search(name[:400]))
 
 
 def _usb_nic(device: Device, ids: IdDatabase) -> bool:
