@@ -37,3 +37,65 @@ def test_only_a_run_of_spaces_from_column_80_is_padding() -> None:
     joined = "[1.0] r8125: eth0: link up" + " " * 30 + "[1.1] bridge0: port 2(eth0)"
     assert join_terminal_wrapped(joined) == joined
     assert join_terminal_wrapped(head + " " * 40) == head + " " * 40  # trailing only
+
+
+# --- a server NIC driver names its adapter in its probe message ---------------------------------
+
+_BNXT = "srvnic70_x86srv_rocm_1399_bnxt_bcm57412_eth2_eno1np0_megaraid_ahci"
+_BE2NET = "srvnic70_power_linuxppc_106_be2net_lancer_opcode_failed_lpfc_fc_beside"
+_CXGB4 = "srvnic70_x86_moongen_295_cxgb4_t62100_pcie_x8_of_x16_lsmod"
+
+
+def _chip(bundle: str, bus_path: str) -> str | None:
+    (nic,) = [n for n in inspect_bundle(CORPUS / bundle).nics if n.bus_path == bus_path]
+    return nic.chip
+
+
+def test_bnxt_en_names_its_board_info_entry() -> None:
+    """bnxt.c bnxt_print_device_info(): netdev_info("%s found at mem %lx, node addr %pM",
+    board_info[bp->board_idx].name): eth2 is a BCM57412, with no lspci in the paste."""
+    assert "BCM57412" in (_chip(_BNXT, "0000:19:00.1") or "")
+
+
+def test_be2net_names_its_asic_family() -> None:
+    """be_main.c be_probe(): dev_info("%s: %s %s port %c", nic_name(pdev), ...), nic_name()
+    returning be.h's OC_NAME_LANCER (OC_NAME "(Lancer)"); the lpfc FC function beside it is
+    no NIC."""
+    assert _chip(_BE2NET, "0045:01:00.0") == "Emulex OneConnect(Lancer)"
+    nics = inspect_bundle(CORPUS / _BE2NET).nics
+    assert sorted(n.bus_path or "" for n in nics) == ["0045:01:00.0", "0045:01:00.1"]
+
+
+def test_cxgb4_names_the_cards_vpd_id() -> None:
+    """t4_hw.c t4_dump_version_info(): dev_info("Chelsio %s rev %d", adapter->params.vpd.id,
+    ...): the name the card's EEPROM holds."""
+    assert "T62100-SO-CR" in (_chip(_CXGB4, "0000:0b:00.4") or "")
+
+
+def test_only_a_name_the_driver_can_print_is_read() -> None:
+    """A name outside the driver's table, another driver's line, or a VPD id that is no single
+    word names nothing."""
+    from sbctune.catalog.probe_names import probe_name
+
+    line = "Broadcom BCM57412 NetXtreme-E 10Gb Ethernet found at mem 9da00000, node addr x"
+    assert probe_name("bnxt_en", line) == "Broadcom BCM57412 NetXtreme-E 10Gb Ethernet"
+    assert probe_name("bnxt_en", line.replace("BCM57412", "BCM99999")) is None
+    assert probe_name("tg3", line) is None
+    assert probe_name("cxgb4", "Chelsio T520-CR rev 0") == "Chelsio T520-CR"
+    assert probe_name("cxgb4", "Chelsio T5 and T6 adapters rev 0") is None
+    assert probe_name("cxgb4", "Chelsio T520-CR 10GBASE-R") is None  # another format
+
+
+def test_probe_names_are_generated_from_the_pinned_sources() -> None:
+    import json
+
+    from sbctune.resources import resource_root
+
+    table = json.loads(
+        (resource_root() / "kernel_source" / "probe_names.json").read_text(encoding="utf-8")
+    )
+    assert table["linux_source"] == {"6.1": "6.1.192-3", "6.12": "6.12.117-1~deb12u1"}
+    bnxt = table["drivers"]["bnxt_en"]
+    assert bnxt["format"] == "%s found at mem %lx, node addr %pM"
+    assert "Broadcom BCM57412 NetXtreme-E 10Gb Ethernet" in bnxt["names"]
+    assert table["drivers"]["cxgb4"]["names"] is None
