@@ -57,7 +57,10 @@ def from_lspci(parsed: Parsed) -> Iterator[Sighting]:
             sighting.add("driver", device.driver, "lspci", f"Kernel driver in use: {device.driver}")
         elif drivers_shown and (device.decoding is False or not _truncated(device)):
             sighting.add("driver_none", True, "lspci", line)
-        sighting.add("pcie", device, "lspci", line)
+        if device.lnksta_speed_gts or device.lnkcap_speed_gts:
+            # a listing without LnkSta/LnkCap (plain lspci, -nn, a cut -vv block) does not
+            # show the link: the kernel's bandwidth line, ranked below lspci, still can
+            sighting.add("pcie", device, "lspci", line)
         if device.irq is not None:
             sighting.add("irq_hint", device.irq, "lspci", line)
         yield sighting

@@ -99,3 +99,21 @@ def test_probe_names_are_generated_from_the_pinned_sources() -> None:
     assert bnxt["format"] == "%s found at mem %lx, node addr %pM"
     assert "Broadcom BCM57412 NetXtreme-E 10Gb Ethernet" in bnxt["names"]
     assert table["drivers"]["cxgb4"]["names"] is None
+
+
+# --- a listing that does not show the PCIe link leaves it to the kernel's bandwidth line --------
+
+_ORION = "srvnic70_orion_o6_system64fumo_27_bnxt_bcm57416_lspci_nn_pci_limited_5gt_x8"
+
+
+def test_plain_lspci_does_not_hide_the_kernels_pcie_bandwidth_line() -> None:
+    """`lspci -nn` has no LnkSta/LnkCap lines; the PCI core's "32.000 Gb/s available PCIe
+    bandwidth, limited by 5.0 GT/s PCIe x8 link at 0000:c0:00.0 (capable of 63.008 Gb/s with 8.0
+    GT/s PCIe x8 link)" (drivers/pci/pci.c __pcie_print_link_status()) is the link the user is
+    told about: PCIe 2.0 speed under a PCIe 3.0 card."""
+    inv = inspect_bundle(CORPUS / _ORION)
+    (nic,) = [n for n in inv.nics if n.bus_path == "0000:c1:00.0"]
+    assert nic.pcie is not None
+    assert (nic.pcie.speed_gts, nic.pcie.width, nic.pcie.max_speed_gts) == (5.0, 8, 8.0)
+    (found,) = [f for f in inv.findings if f.id == "pcie-downgraded"]
+    assert "limited by 5.0 GT/s PCIe x8 link" in found.evidence[0]
