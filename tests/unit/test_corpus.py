@@ -461,11 +461,6 @@ KNOWN_GAPS: dict[str, str] = {
         "name a function, not a device or driver: no table maps a printing function to its "
         "module yet, so the failed probe has no NIC to be a finding of"
     ),
-    "srvnic70_power8_openpower_25_bnx2x_net0_e2_firmware_missing_ethtool_i": (
-        "ethtool -i's 'firmware-version: bc 7.10.4' is bnx2x's flash bootcode "
-        "(bnx2x_fill_fw_str()), not the missing bnx2x-e2-7.13.1.0.fw, yet any firmware version "
-        "counts as a later successful load (advice/logs.py _firmware_missing)"
-    ),
     "srvnic70_x86_ethq_8_mlx5_ethtool_i_p3p1_systemd_found_device_connectx4lx": (
         "the ConnectX-4 Lx is named only by systemd's 'Found device MT27710 Family [ConnectX-4 "
         "Lx].' (a device unit's pci.ids model), which no rule ties back to IDs and to p3p1"

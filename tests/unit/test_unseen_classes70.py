@@ -117,3 +117,19 @@ def test_plain_lspci_does_not_hide_the_kernels_pcie_bandwidth_line() -> None:
     assert (nic.pcie.speed_gts, nic.pcie.width, nic.pcie.max_speed_gts) == (5.0, 8, 8.0)
     (found,) = [f for f in inv.findings if f.id == "pcie-downgraded"]
     assert "limited by 5.0 GT/s PCIe x8 link" in found.evidence[0]
+
+
+# --- a listing's firmware version is no later load of the file that failed ----------------------
+
+_BNX2X = "srvnic70_power8_openpower_25_bnx2x_net0_e2_firmware_missing_ethtool_i"
+
+
+def test_ethtool_firmware_version_does_not_hide_a_missing_firmware_file() -> None:
+    """`ethtool -i net0` says "firmware-version: bc 7.10.4": bnx2x's bootcode in the card's
+    flash (bnx2x_cmn.c bnx2x_fill_fw_str()), while the log says bnx2x-e2-7.13.1.0.fw could not
+    be loaded and the interface did not come up: the user is told the firmware is missing."""
+    inv = inspect_bundle(CORPUS / _BNX2X)
+    (nic,) = [n for n in inv.nics if n.name == "net0"]
+    assert nic.firmware == "bc 7.10.4"
+    (found,) = [f for f in inv.findings if f.id == "firmware-missing"]
+    assert "bnx2x/bnx2x-e2-7.13.1.0.fw" in " ".join(found.evidence)
