@@ -14,6 +14,7 @@ import re
 from sbctune.catalog import Catalog, load_catalog
 from sbctune.catalog.ids import IdDatabase, load_ids
 from sbctune.catalog.kernel_drivers import load_kernel_drivers
+from sbctune.inventory.alias_ties import alias_pair
 from sbctune.inventory.bare_interfaces import drive_bare_interfaces
 from sbctune.inventory.board_identity import board_of
 from sbctune.inventory.board_own_chip import name_board_own_chip
@@ -276,7 +277,7 @@ def _lone_pair(nics: list[Nic]) -> tuple[Nic, Nic] | None:
     unplaced = _unplaced(wired)
     if len(unplaced) == 1 and len(unnamed) == 1 and unplaced[0].bus in ("unknown", unnamed[0].bus):
         return unplaced[0], unnamed[0]
-    return _same_driver_pair(wired, unnamed) or _lone_wifi_pair(nics)
+    return _same_driver_pair(wired, unnamed) or alias_pair(wired, unnamed) or _lone_wifi_pair(nics)
 
 
 def _lone_wifi_pair(nics: list[Nic]) -> tuple[Nic, Nic] | None:

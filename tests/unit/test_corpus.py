@@ -446,11 +446,6 @@ KNOWN_GAPS: dict[str, str] = {
         "source is pinned in a vendor table yet"
     ),
     # srvnic70 (seventieth unseen set), left with reasons in tests/captures/corpus/README.md
-    "srvnic70_cm4_pcie_devices_143_connectx3_mlx4_en_link_up_tx_timeout": (
-        "lspci -vvvv was taken before the mlx4 drivers were built (Mem- BusMaster-, so 'no "
-        "driver'), the dmesg after: eth1 on mlx4_core names no PCI address and the plain "
-        "listing gives no IDs to tie it to 01:00.0 by the driver's alias table"
-    ),
     "srvnic70_orion_o6_system64fumo_27_bnxt_bcm57416_lspci_nn_pci_limited_5gt_x8": (
         "the dmesg is the first 0.057 s of PCI enumeration, which nics._no_driver reads as a "
         "whole log from boot (first clock <= 1.0 s, the seeds' cm4-i340 ground truth relies on "

@@ -133,3 +133,39 @@ def test_ethtool_firmware_version_does_not_hide_a_missing_firmware_file() -> Non
     assert nic.firmware == "bc 7.10.4"
     (found,) = [f for f in inv.findings if f.id == "firmware-missing"]
     assert "bnx2x/bnx2x-e2-7.13.1.0.fw" in " ".join(found.evidence)
+
+
+# --- a loose interface of a driver and the only adapter that driver's alias table binds ---------
+
+_CX3 = "srvnic70_cm4_pcie_devices_143_connectx3_mlx4_en_link_up_tx_timeout"
+
+
+def test_a_listing_from_before_the_driver_and_the_drivers_later_interface_are_one_nic() -> None:
+    """`lspci -vvvv` (no -nn) names 01:00.0 "Mellanox Technologies MT27500 Family
+    [ConnectX-3]", pci.ids' 15b3:1003, which modules.alias binds to mlx4_core; the log's eth1
+    is mlx4_core's and placed nowhere: the user sees one ConnectX-3, eth1 at 01:00.0, driven,
+    its link up and its transmit timeout, and no "no driver"."""
+    inv = inspect_bundle(CORPUS / _CX3)
+    (nic,) = inv.nics
+    assert (nic.name, nic.bus_path, nic.driver, nic.ids) == (
+        "eth1",
+        "0000:01:00.0",
+        "mlx4_core",
+        "15b3:1003",
+    )
+    assert "ConnectX-3" in (nic.chip or "")
+    ids = {f.id for f in inv.findings}
+    assert "tx-timeout" in ids and "no-driver" not in ids
+
+
+def test_ids_from_names_only_for_one_exact_pci_ids_entry() -> None:
+    """lspci without -nn prints pci.ids' vendor and device names (names.c): read back only when
+    the vendor is named exactly and one of its devices has exactly that name."""
+    from sbctune.catalog.ids import load_ids
+
+    db = load_ids()
+    assert db.ids_by_name("pci", "Mellanox Technologies MT27500 Family [ConnectX-3]") == "15b3:1003"
+    assert db.ids_by_name("pci", "Mellanox Technologies MT27500 Family") is None
+    assert db.ids_by_name("pci", "Mellanox MT27500 Family [ConnectX-3]") is None
+    assert db.ids_by_name("usb", "Mellanox Technologies MT27500 Family [ConnectX-3]") is None
+    assert db.ids_by_name("pci", "Intel Corporation Device 125c") == "8086:125c"
