@@ -102,6 +102,14 @@ class IdDatabase:
         vendor = self.vendor_id(bus, match.group(1))
         return f"{vendor}:{match.group(2)}" if vendor else None
 
+    def ids_by_device_name(self, bus: str, name: str) -> str | None:
+        """The ids of the one pci.ids device (any vendor) named exactly so; None for none or
+        several (udev's ID_MODEL_FROM_DATABASE is the device's name without its vendor)."""
+        if bus != "pci" or not name:
+            return None
+        found = [k for k, v in self.pci_devices.items() if v == name]
+        return found[0] if len(found) == 1 else None
+
     def _ids_by_names(self, bus: str, description: str) -> str | None:
         """The ids of a device lspci names as "<vendor> <device>" from pci.ids without `-nn`
         ("Mellanox Technologies MT27500 Family [ConnectX-3]"): the vendor named exactly, then

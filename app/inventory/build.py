@@ -26,6 +26,7 @@ from sbctune.inventory.lshw_sightings import from_lshw
 from sbctune.inventory.model import Inventory, Nic
 from sbctune.inventory.nics import board_makers_mac, is_builtin, is_nic, nic_from_device
 from sbctune.inventory.raw import Parsed
+from sbctune.inventory.systemd_models import name_by_device_units
 from sbctune.inventory.template_names import template_sightings
 from sbctune.inventory.usb_returned import join_returned
 from sbctune.inventory.virtual_declared import bond_masters, declared_virtual
@@ -146,6 +147,7 @@ def build_inventory(
     tie_warn_sites(inventory, parsed)  # a 3.x transmit watchdog told by its trace alone
     no_wiphy_left(inventory, parsed)  # `iw dev` lists no interface of a USB Wi-Fi adapter
     name_board_own_chip(inventory, catalog)  # a CM4's bcmgenet: its GENET, not "unknown"
+    name_by_device_units(inventory, parsed.dmesg_text, ids)  # "Found device MT27710 ..."
     for nic in inventory.nics:
         nic.fixed_irqs, nic.fixed_irqs_why = fixed_irqs(
             parsed.interrupts, nic.irqs, inventory.board.kernel

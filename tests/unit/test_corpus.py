@@ -456,10 +456,6 @@ KNOWN_GAPS: dict[str, str] = {
         "name a function, not a device or driver: no table maps a printing function to its "
         "module yet, so the failed probe has no NIC to be a finding of"
     ),
-    "srvnic70_x86_ethq_8_mlx5_ethtool_i_p3p1_systemd_found_device_connectx4lx": (
-        "the ConnectX-4 Lx is named only by systemd's 'Found device MT27710 Family [ConnectX-4 "
-        "Lx].' (a device unit's pci.ids model), which no rule ties back to IDs and to p3p1"
-    ),
     "srvnic70_x86_moongen_295_cxgb4_t62100_pcie_x8_of_x16_lsmod": (
         "'PCIe link width is x8, device supports x16' is Chelsio's out-of-tree cxgb4 (HMA, "
         "ppod edram, panic handler), not in 6.1/6.12's cxgb4; no vendor source is pinned for it"

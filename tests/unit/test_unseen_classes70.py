@@ -169,3 +169,35 @@ def test_ids_from_names_only_for_one_exact_pci_ids_entry() -> None:
     assert db.ids_by_name("pci", "Mellanox MT27500 Family [ConnectX-3]") is None
     assert db.ids_by_name("usb", "Mellanox Technologies MT27500 Family [ConnectX-3]") is None
     assert db.ids_by_name("pci", "Intel Corporation Device 125c") == "8086:125c"
+
+
+# --- systemd's device unit names the adapter's model ---------------------------------------------
+
+_CX4LX = "srvnic70_x86_ethq_8_mlx5_ethtool_i_p3p1_systemd_found_device_connectx4lx"
+
+
+def test_systemd_found_device_names_the_mlx5_adapter() -> None:
+    """ "systemd[1]: Found device MT27710 Family [ConnectX-4 Lx]." (systemd src/core/device.c:
+    a device unit's "Found device %s.", its description udev's ID_MODEL_FROM_DATABASE) is
+    pci.ids' 15b3:1015, which modules.alias binds to mlx5_core: p3p1's chip."""
+    (nic,) = inspect_bundle(CORPUS / _CX4LX).nics
+    assert nic.name == "p3p1" and "ConnectX-4 Lx" in (nic.chip or "")
+
+
+def test_device_units_name_no_chip_when_ambiguous_or_unbound() -> None:
+    """Two models the driver binds, a model of another driver, or a device path: no chip."""
+    from sbctune.catalog.ids import load_ids
+    from sbctune.inventory.model import Inventory, Nic
+    from sbctune.inventory.systemd_models import found_models, name_by_device_units
+
+    ids = load_ids()
+    head = "[   17.1] systemd[1]: Found device "
+    two = f"{head}MT27710 Family [ConnectX-4 Lx].\n{head}MT27800 Family [ConnectX-5].\n"
+    assert set(found_models(two + f"{head}/sys/subsystem/net/devices/eth0.\n")) == {
+        "MT27710 Family [ConnectX-4 Lx]",
+        "MT27800 Family [ConnectX-5]",
+    }
+    for text, driver in ((two, "mlx5_core"), (f"{head}MT27710 Family [ConnectX-4 Lx].", "igb")):
+        inv = Inventory(nics=[Nic(name="p3p1", driver=driver, bus="pci")])
+        name_by_device_units(inv, text, ids)
+        assert inv.nics[0].chip is None, (text, driver)
