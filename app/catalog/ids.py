@@ -98,7 +98,7 @@ class IdDatabase:
         does ("Intel Corporation Device 125c", an I226-V before pci.ids named it)."""
         match = re.match(r"^(.+) Device ([0-9a-f]{4})$", (description or "").strip())
         if match is None:
-            return self._ids_by_names(bus, (description or "").strip()[:200])
+            return None
         vendor = self.vendor_id(bus, match.group(1))
         return f"{vendor}:{match.group(2)}" if vendor else None
 
@@ -110,14 +110,14 @@ class IdDatabase:
         found = [k for k, v in self.pci_devices.items() if v == name]
         return found[0] if len(found) == 1 else None
 
-    def _ids_by_names(self, bus: str, description: str) -> str | None:
+    def ids_by_names(self, bus: str, description: str | None) -> str | None:
         """The ids of a device lspci names as "<vendor> <device>" from pci.ids without `-nn`
         ("Mellanox Technologies MT27500 Family [ConnectX-3]"): the vendor named exactly, then
         the one device of that vendor named exactly so (names.c pci_lookup_name()); None when
         none or several are."""
-        if bus != "pci":
+        if bus != "pci" or not description:
             return None
-        words = description.split(" ")
+        words = description.strip()[:200].split(" ")
         for cut in range(1, min(len(words), 8)):
             vendor = self.vendor_id(bus, " ".join(words[:cut]))
             if vendor is None:

@@ -47,7 +47,13 @@ def from_lspci(parsed: Parsed) -> Iterator[Sighting]:
         line = f"{device.slot} {device.class_name or ''}: {device.description or ''}".strip()
         sighting.add("bus", "pci", "lspci", line)
         # an old pci.ids: "Intel Corporation Device 125c" is 8086:125c (vendor by its name)
-        ids = device.ids or load_ids().ids_by_name("pci", device.description)
+        # lspci without -nn: pci.ids' own names read back ("... MT27500 Family [ConnectX-3]")
+        db = load_ids()
+        ids = (
+            device.ids
+            or db.ids_by_name("pci", device.description)
+            or db.ids_by_names("pci", device.description)
+        )
         sighting.add("ids", ids, "lspci", line)
         sighting.add("description", device.description, "lspci", line)
         sighting.add("device_name", device.device_name, "lspci", line)

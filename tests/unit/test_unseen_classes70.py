@@ -164,11 +164,12 @@ def test_ids_from_names_only_for_one_exact_pci_ids_entry() -> None:
     from sbctune.catalog.ids import load_ids
 
     db = load_ids()
-    assert db.ids_by_name("pci", "Mellanox Technologies MT27500 Family [ConnectX-3]") == "15b3:1003"
-    assert db.ids_by_name("pci", "Mellanox Technologies MT27500 Family") is None
-    assert db.ids_by_name("pci", "Mellanox MT27500 Family [ConnectX-3]") is None
-    assert db.ids_by_name("usb", "Mellanox Technologies MT27500 Family [ConnectX-3]") is None
-    assert db.ids_by_name("pci", "Intel Corporation Device 125c") == "8086:125c"
+    cx3 = "Mellanox Technologies MT27500 Family [ConnectX-3]"
+    assert db.ids_by_names("pci", cx3) == "15b3:1003"
+    assert db.ids_by_names("pci", "Mellanox Technologies MT27500 Family") is None
+    assert db.ids_by_names("pci", "Mellanox MT27500 Family [ConnectX-3]") is None
+    assert db.ids_by_names("usb", cx3) is None
+    assert db.ids_by_name("pci", cx3) is None  # "<vendor> Device %04x" only, as before
 
 
 # --- systemd's device unit names the adapter's model ---------------------------------------------
