@@ -206,7 +206,9 @@ def _firmware_missing(nic: Nic, label: str) -> list[Finding]:
         failed = {line: _failed_file(line) for line in lines}
         first = first_try_only([f for f in failed.values() if f])
         lines = [line for line in lines if failed[line] not in first]
-    if not lines or nic.firmware:
+    # a later load the log itself shows (nic_log._firmware_loaded); a listing's version
+    # (ethtool -i) is what the device runs, often from its flash, not the file that failed
+    if not lines or nic.log.get("firmware_loaded"):
         return []
     # the firmware loader's own lines cite its source; a driver's own words ("Open firmware
     # file failed", bcmdhd opening the file itself) are not the loader's

@@ -102,6 +102,31 @@ class IdDatabase:
         vendor = self.vendor_id(bus, match.group(1))
         return f"{vendor}:{match.group(2)}" if vendor else None
 
+    def ids_by_device_name(self, bus: str, name: str) -> str | None:
+        """The ids of the one pci.ids device (any vendor) named exactly so; None for none or
+        several (udev's ID_MODEL_FROM_DATABASE is the device's name without its vendor)."""
+        if bus != "pci" or not name:
+            return None
+        found = [k for k, v in self.pci_devices.items() if v == name]
+        return found[0] if len(found) == 1 else None
+
+    def ids_by_names(self, bus: str, description: str | None) -> str | None:
+        """The ids of a device lspci names as "<vendor> <device>" from pci.ids without `-nn`
+        ("Mellanox Technologies MT27500 Family [ConnectX-3]"): the vendor named exactly, then
+        the one device of that vendor named exactly so (names.c pci_lookup_name()); None when
+        none or several are."""
+        if bus != "pci" or not description:
+            return None
+        words = description.strip()[:200].split(" ")
+        for cut in range(1, min(len(words), 8)):
+            vendor = self.vendor_id(bus, " ".join(words[:cut]))
+            if vendor is None:
+                continue
+            name = " ".join(words[cut:])
+            found = [k for k, v in self.pci_devices.items() if v == name and k[:4] == vendor]
+            return found[0] if len(found) == 1 else None
+        return None
+
     def kernel_label(self, flavour: str) -> str:
         kernel = self.kernels.get(flavour, {})
         release = kernel.get("release")

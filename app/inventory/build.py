@@ -14,6 +14,7 @@ import re
 from sbctune.catalog import Catalog, load_catalog
 from sbctune.catalog.ids import IdDatabase, load_ids
 from sbctune.catalog.kernel_drivers import load_kernel_drivers
+from sbctune.inventory.alias_ties import alias_pair
 from sbctune.inventory.bare_interfaces import drive_bare_interfaces
 from sbctune.inventory.board_identity import board_of
 from sbctune.inventory.board_own_chip import name_board_own_chip
@@ -25,6 +26,7 @@ from sbctune.inventory.lshw_sightings import from_lshw
 from sbctune.inventory.model import Inventory, Nic
 from sbctune.inventory.nics import board_makers_mac, is_builtin, is_nic, nic_from_device
 from sbctune.inventory.raw import Parsed
+from sbctune.inventory.systemd_models import name_by_device_units
 from sbctune.inventory.template_names import template_sightings
 from sbctune.inventory.usb_returned import join_returned
 from sbctune.inventory.virtual_declared import bond_masters, declared_virtual
@@ -145,6 +147,7 @@ def build_inventory(
     tie_warn_sites(inventory, parsed)  # a 3.x transmit watchdog told by its trace alone
     no_wiphy_left(inventory, parsed)  # `iw dev` lists no interface of a USB Wi-Fi adapter
     name_board_own_chip(inventory, catalog)  # a CM4's bcmgenet: its GENET, not "unknown"
+    name_by_device_units(inventory, parsed.dmesg_text, ids)  # "Found device MT27710 ..."
     for nic in inventory.nics:
         nic.fixed_irqs, nic.fixed_irqs_why = fixed_irqs(
             parsed.interrupts, nic.irqs, inventory.board.kernel
@@ -276,7 +279,7 @@ def _lone_pair(nics: list[Nic]) -> tuple[Nic, Nic] | None:
     unplaced = _unplaced(wired)
     if len(unplaced) == 1 and len(unnamed) == 1 and unplaced[0].bus in ("unknown", unnamed[0].bus):
         return unplaced[0], unnamed[0]
-    return _same_driver_pair(wired, unnamed) or _lone_wifi_pair(nics)
+    return _same_driver_pair(wired, unnamed) or alias_pair(wired, unnamed) or _lone_wifi_pair(nics)
 
 
 def _lone_wifi_pair(nics: list[Nic]) -> tuple[Nic, Nic] | None:

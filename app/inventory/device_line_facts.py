@@ -9,6 +9,7 @@ from collections.abc import Callable
 from sbctune.catalog.detected_names import detected_name
 from sbctune.catalog.driver_firmware import chip_named_alone, firmware_dir_in
 from sbctune.catalog.func_chips import chips_by_function
+from sbctune.catalog.probe_names import probe_name
 from sbctune.catalog.vendor_formats import vendor_line
 from sbctune.catalog.wiphy_chips import revision_chip
 from sbctune.inventory.device_line_keys import device_sighting
@@ -133,6 +134,14 @@ def _detected_name(event: DmesgEvent, sighting: Sighting) -> None:
         sighting.add("chip_text", name, _SRC, event.text, event.line)
 
 
+def _probe_name(event: DmesgEvent, sighting: Sighting) -> None:
+    """A server NIC driver's probe message naming its adapter (catalog.probe_names): bnxt_en's
+    "Broadcom BCM57412 NetXtreme-E 10Gb Ethernet found at mem ...", cxgb4's "Chelsio T62100-SO-CR
+    rev 0" (the card's VPD id)."""
+    if name := probe_name(event.driver, event.text.partition(": ")[2]):
+        sighting.add("chip_text", name, _SRC, event.text, event.line)
+
+
 def _firmware_dir(event: DmesgEvent, sighting: Sighting) -> None:
     if folder := firmware_dir_in(event.text):
         sighting.add("firmware_dir", folder, _SRC, event.text, event.line)  # "from ath10k/..."
@@ -208,6 +217,7 @@ _RULES: dict[str, tuple[Rule, ...]] = {
         _firmware_file,
         _chip_alone,
         _detected_name,
+        _probe_name,
         _firmware_dir,
         _firmware_runs,
         _chip_by_function,

@@ -47,7 +47,13 @@ def from_lspci(parsed: Parsed) -> Iterator[Sighting]:
         line = f"{device.slot} {device.class_name or ''}: {device.description or ''}".strip()
         sighting.add("bus", "pci", "lspci", line)
         # an old pci.ids: "Intel Corporation Device 125c" is 8086:125c (vendor by its name)
-        ids = device.ids or load_ids().ids_by_name("pci", device.description)
+        # lspci without -nn: pci.ids' own names read back ("... MT27500 Family [ConnectX-3]")
+        db = load_ids()
+        ids = (
+            device.ids
+            or db.ids_by_name("pci", device.description)
+            or db.ids_by_names("pci", device.description)
+        )
         sighting.add("ids", ids, "lspci", line)
         sighting.add("description", device.description, "lspci", line)
         sighting.add("device_name", device.device_name, "lspci", line)
@@ -57,7 +63,10 @@ def from_lspci(parsed: Parsed) -> Iterator[Sighting]:
             sighting.add("driver", device.driver, "lspci", f"Kernel driver in use: {device.driver}")
         elif drivers_shown and (device.decoding is False or not _truncated(device)):
             sighting.add("driver_none", True, "lspci", line)
-        sighting.add("pcie", device, "lspci", line)
+        if device.lnksta_speed_gts or device.lnkcap_speed_gts:
+            # a listing without LnkSta/LnkCap (plain lspci, -nn, a cut -vv block) does not
+            # show the link: the kernel's bandwidth line, ranked below lspci, still can
+            sighting.add("pcie", device, "lspci", line)
         if device.irq is not None:
             sighting.add("irq_hint", device.irq, "lspci", line)
         yield sighting

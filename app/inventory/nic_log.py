@@ -86,9 +86,20 @@ def _link_changes(nic: Nic, device: Device) -> None:
         nic.log["link"] = [f.line for f in lines[:2]] + ([lines[-1].line] if len(lines) > 2 else [])
 
 
+def _firmware_loaded(nic: Nic, device: Device) -> None:
+    """The log's own lines of a firmware the NIC loaded or runs: what a missing file's
+    fallback became. A listing's firmware version (ethtool -i, lshw) is no such line: it is
+    what runs on the device, often from its flash (bnx2x's "bc 7.10.4" bootcode,
+    bnx2x_cmn.c bnx2x_fill_fw_str()), whatever file the driver failed to load."""
+    loaded = [f.line for f in device.all("firmware") if f.source == "dmesg"]
+    if loaded:
+        nic.log["firmware_loaded"] = loaded[:3]
+
+
 def log_of(nic: Nic, device: Device) -> None:
     benign = benign_orders(device)  # a driver's probe reset, a mode switch (usb_renumeration)
     _complaints(nic, device, benign)
+    _firmware_loaded(nic, device)
     _wwan_registered(nic, device)
     _modem_port(nic, device)
     _enumerated_again(nic, device, benign)

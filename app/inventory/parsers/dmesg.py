@@ -66,6 +66,7 @@ from .lazy_pattern import later
 from .linuxptp_lines import KINDS as LINUXPTP_KINDS
 from .log_unwrap import join_mail_wrapped
 from .other_programs import logger_tagged
+from .terminal_wrap import join_terminal_wrapped
 
 _PRE_DT_RE = later(rf"^{PRE_DT_PLATFORM}$")
 _OF_RE = later(rf"^(?:{OF_NAMED}|{OF_NODE})$")
@@ -457,7 +458,7 @@ def _parse_dmesg(text: str) -> Parsed[DmesgResult]:
     # split into lines first: the few that an elision run joined are split on their own;
     # cut at each plain clock (dmesg_chunks): a chunk read before as a plain clock line's
     # whole message (`plain`) is one dict hit; any other chunk is read line by line below
-    parts = clock_chunks(split_elided(join_mail_wrapped(body)))
+    parts = clock_chunks(split_elided(join_mail_wrapped(join_terminal_wrapped(body))))
     # a chunk (what follows a line's plain clock, when it is that line's message exactly:
     # no caller, no blank around it, nothing joined) → its event's kind, message and fields,
     # () for none. Filled by such a line read below, after which the log has a clock (so
