@@ -452,9 +452,6 @@ def _parse_dmesg(text: str) -> Parsed[DmesgResult]:
     wrapped_key: str | None  # ... and a plain clock line's chunk that the wrappers read
     # split_lines() without its rstrip() of each line: the strip() below does it (one pass)
     body = text.replace("\x00", "") if "\x00" in text else text
-    # whether a line may hold "@" or ":~" (the steps below only split and join lines: they
-    # add no "@" nor "~")
-    marks = "@" in body or "~" in body
     # split into lines first: the few that an elision run joined are split on their own;
     # cut at each plain clock (dmesg_chunks): a chunk read before as a plain clock line's
     # whole message (`plain`) is one dict hit; any other chunk is read line by line below
@@ -526,14 +523,12 @@ def _parse_dmesg(text: str) -> Parsed[DmesgResult]:
             if m0 is not None:
                 clock, end, caller, msg = m0.groups()
                 quick = clocked.get(msg)
-                # a message `clocked` holds came from a line without "@" and ":~" (or the log
-                # has none), and a plain clock "]" holds neither: only a new message, a caller
-                # or an "@<cpu>]" clock needs the two scans of the line (a long log's lines are
-                # mostly messages read before under another clock)
-                if (
-                    marks
-                    and (quick is None or caller or end != "]")
-                    and ("@" in stripped or ":~" in stripped)
+                # a message `clocked` holds came from a line without "@" and ":~", and a plain
+                # clock "]" holds neither: only a new message, a caller or an "@<cpu>]" clock
+                # needs the two scans of the line (no scan of the whole log for them: a long
+                # log's repeats are `plain` hits that never come here)
+                if (quick is None or caller or end != "]") and (
+                    "@" in stripped or ":~" in stripped
                 ):
                     m0 = None
             if m0 is not None:  # dmesg_wrappers.strip_prefix()'s first case
