@@ -450,20 +450,20 @@ def _parse_dmesg(text: str) -> Parsed[DmesgResult]:
     callers: set[str] = set()
     ts: float | None
     clock_key: str | None  # the text after a line's clock, as `clocked` keys it
+    wrapped_key: str | None  # ... and a plain clock line's chunk that the wrappers read
     # split_lines() without its rstrip() of each line: the strip() below does it (one pass)
     body = text.replace("\x00", "") if "\x00" in text else text
-    # whether a line may hold "@" or ":~" (the steps below only split and join lines: they
-    # add no "@" nor "~")
-    marks = "@" in body or "~" in body
     # split into lines first: the few that an elision run joined are split on their own;
     # cut at each plain clock (dmesg_chunks): a chunk read before as a plain clock line's
     # whole message (`plain`) is one dict hit; any other chunk is read line by line below
     parts = clock_chunks(split_elided(join_mail_wrapped(join_terminal_wrapped(body))))
-    # a chunk (what follows a line's plain clock, when it is that line's message exactly:
-    # no caller, no blank around it, nothing joined) → its event's kind, message and fields,
-    # () for none. Filled by such a line read below, after which the log has a clock (so
-    # `timestamps` is set, `last_ts` is a number) and its first line is read: a hit needs
-    # only its line number, its clock and its event.
+    # a chunk (what follows a line's plain clock "[  12.345678] ", the line being that alone)
+    # → its event's kind, message and fields, () for none. Such a line's reading is a
+    # function of its chunk and its clock's value, whatever the chunk holds (a caller, blanks,
+    # an "@" that sends the line to the wrappers: each reads the plain clock the same way):
+    # filled by such a line read below with nothing joined after it, after which the log has
+    # a clock (so `timestamps` is set, `last_ts` is a number) and its first line is read: a
+    # hit needs only its line number, its clock and its event.
     plain: dict[str, tuple[str, tuple[str, dict[str, str]]] | tuple[()]] = {}
     no = slow = 0  # the lines read so far; of them, those read line by line (the rest: hits)
     pairs = iter(parts)
@@ -524,14 +524,12 @@ def _parse_dmesg(text: str) -> Parsed[DmesgResult]:
             if m0 is not None:
                 clock, end, caller, msg = m0.groups()
                 quick = clocked.get(msg)
-                # a message `clocked` holds came from a line without "@" and ":~" (or the log
-                # has none), and a plain clock "]" holds neither: only a new message, a caller
-                # or an "@<cpu>]" clock needs the two scans of the line (a long log's lines are
-                # mostly messages read before under another clock)
-                if (
-                    marks
-                    and (quick is None or caller or end != "]")
-                    and ("@" in stripped or ":~" in stripped)
+                # a message `clocked` holds came from a line without "@" and ":~", and a plain
+                # clock "]" holds neither: only a new message, a caller or an "@<cpu>]" clock
+                # needs the two scans of the line (no scan of the whole log for them: a long
+                # log's repeats are `plain` hits that never come here)
+                if (quick is None or caller or end != "]") and (
+                    "@" in stripped or ":~" in stripped
                 ):
                     m0 = None
             if m0 is not None:  # dmesg_wrappers.strip_prefix()'s first case
@@ -545,8 +543,9 @@ def _parse_dmesg(text: str) -> Parsed[DmesgResult]:
                 if quick is not None:
                     # a long log's common line: a message read before under another clock, with
                     # nothing joined after it; its reading whole, without the steps below
-                    if plain_key == msg and not caller and end == "]" and len(plain) < _MEMO_LIMIT:
-                        # the same line under another clock: a dict hit above
+                    if plain_key is not None and len(plain) < _MEMO_LIMIT:
+                        # the same line under another clock: a dict hit above (a caller, read
+                        # here as it is at every repeat, is in `callers` already)
                         found = quick[1]
                         plain[plain_key] = () if found is None else (quick[0], found)
                     msg, found = quick
@@ -577,8 +576,9 @@ def _parse_dmesg(text: str) -> Parsed[DmesgResult]:
                 if joined_parts:
                     later += joined_parts
                     clock_key = None
+                wrapped_key = None
             else:
-                clock_key = None
+                clock_key = wrapped_key = None
                 # no hash of a long line
                 if len(stripped) <= _ELLIPSIS_LEN and stripped in _ELLIPSIS:
                     res.elided = True
@@ -599,6 +599,10 @@ def _parse_dmesg(text: str) -> Parsed[DmesgResult]:
                     continue
                 lines += 1
                 msg, ts, known = unwrapped
+                # a plain clock line that the wrappers read ("@" or ":~" in its chunk): at every
+                # repeat it comes here again, to the same reading of its clock
+                if plain_key is not None and known and stamp is not None and ts == float(stamp):
+                    wrapped_key = plain_key
             if ts is not None:
                 # systemd's "[  OK  ]" lines before it: still mid-log
                 if not timestamps and ts > 1.0:
@@ -618,9 +622,11 @@ def _parse_dmesg(text: str) -> Parsed[DmesgResult]:
                     seen[msg] = (msg, found)
             if clock_key is not None and len(clocked) < _MEMO_LIMIT:
                 clocked[clock_key] = (msg, found)
-                if plain_key == clock_key and not caller and end == "]":
+                if plain_key is not None:
                     # the same line under another clock: a dict hit above
-                    plain[clock_key] = () if found is None else (msg, found)
+                    plain[plain_key] = () if found is None else (msg, found)
+            elif wrapped_key is not None and len(plain) < _MEMO_LIMIT:
+                plain[wrapped_key] = () if found is None else (msg, found)
             # a trace's frame has no "driver: " head ("[<c000bfc5>] (unwind_backtrace) from ...")
             # ... or a network daemon's line about an interface (a journal of networkd alone)
             is_kernel = (

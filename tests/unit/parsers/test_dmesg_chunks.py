@@ -110,3 +110,35 @@ def test_a_message_seen_before_under_a_plain_clock_costs_no_clock_regex(monkeypa
         (e.kind, e.line, e.timestamp, e.text) for e in reference_parse(text)[0].events
     ]
     assert len(res.events) == 1000
+
+
+def test_a_line_with_a_caller_blanks_or_an_at_sign_is_read_once_too(monkeypatch) -> None:
+    """What follows a plain clock decides a line's reading whatever it holds: a printk caller
+    ("[T187]", a task's name), a second blank, an "@" or ":~" (which send the line to the
+    wrappers). A 1 000-line log of 10 such messages, each line its own clock, reads each
+    message's line once (and the first repeat of the log's first line); the code before
+    read all 1 000 (a log of a kernel with CONFIG_PRINTK_CALLER has a caller on every line)."""
+    messages = [
+        "[  T187] usb 1-1: reset high-speed USB device number 2 using xhci_hcd",
+        "[T58] r8152 2-1:1.0 eth0: carrier on",
+        "[1: kworker/1:3: 9974] usb 1-1.3: USB disconnect, device number 4",
+        " bcmgenet fd580000.ethernet eth0: Link is Down",  # two blanks after the clock
+        "brcmfmac: F1 signature read @0x18000000=0x15264345",
+        "stmmaceth 1c50000.ethernet@1: probe of mdio@0 failed with error -5",
+        "pi@raspberrypi:~$ dmesg",
+        "[T187] mtk_soc_eth 1e100000.ethernet@x eth0: link up, 1000Mbps, full-duplex",
+        "usb 1-1: new high-speed USB device number 2 using xhci_hcd",
+        "eth0: renamed from end0",
+    ]
+    text = "\n".join(f"[{no // 1000:5d}.{no % 1000:06d}] {messages[no % 10]}" for no in range(1000))
+    counted = _Counted(dmesg._TS_MSG_RE)
+    monkeypatch.setattr(dmesg, "_TS_MSG_RE", counted)
+    res, _ = dmesg._parse_dmesg(text)
+    assert counted.calls == 11
+    reference, _ = reference_parse(text)
+    assert (res.lines, res.kernel_lines) == (reference.lines, reference.kernel_lines)
+    assert res.lines == res.kernel_lines == 1000
+    assert [(e.kind, e.line, e.timestamp, e.text, e.fields) for e in res.events] == [
+        (e.kind, e.line, e.timestamp, e.text, e.fields) for e in reference.events
+    ]
+    assert len(res.events) > 500
