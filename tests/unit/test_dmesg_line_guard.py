@@ -5,6 +5,8 @@ tested each line first (dmesg_reference.py, main before session 26)."""
 
 from __future__ import annotations
 
+import re
+
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -70,10 +72,17 @@ def _plain(text: str) -> tuple[object, ...]:
     return _shape(res, mid)
 
 
+_WORD = re.compile(r"[\w-]*[^\W\d_][\w-]*")
+
+
 def _shape(res: dmesg.DmesgResult, mid: bool) -> tuple[object, ...]:
     events = [(e.kind, e.line, e.timestamp, e.text, e.fields) for e in res.events]
     counts = (res.lines, res.kernel_lines, res.timestamps, res.timestamp_jumps, res.elided)
-    return events, counts, mid, res.bodies
+    # bodies vouch for the log's words (template_names: a template of word characters and
+    # "-", two of them letters, is searched in the text only if they hold it): which words,
+    # not which lines; a repeat under a new clock adds none
+    words = None if res.bodies is None else frozenset(_WORD.findall("\n".join(res.bodies)))
+    return events, counts, mid, words
 
 
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
