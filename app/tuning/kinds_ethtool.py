@@ -126,7 +126,7 @@ def _restart_refusal(ctx: Context, setting: str) -> str | None:
         f"changing {_SETTING.get(setting, setting)} on {caps.driver} "
         f"{restart_words(caps, setting)} "
         f"({caps.cite(f'restarts:{setting}') or caps.cite('restarts_on')}), "
-        f"and {ctx.iface} carries this SSH session: {HELD_FOR_LINK} (then applied under the "
+        f"and {ctx.ssh_words()}: {HELD_FOR_LINK} (then applied under the "
         "guard and, where NetworkManager runs, its checkpoint)"
     )
 

@@ -70,8 +70,7 @@ def _renegotiation_refusal(ctx: Context, now: str, wanted: int) -> str | None:
         return None
     return (f"an MTU above {jumbo[0]} on {caps.driver} renegotiates the link "
             f"({caps.cite('mtu_renegotiates_above')}){_while_advertised(caps)}, and "
-            f"{ctx.iface} carries this SSH "
-            f"session: {HELD_FOR_LINK} (then applied under the guard and, where "
+            f"{ctx.ssh_words()}: {HELD_FOR_LINK} (then applied under the guard and, where "
             "NetworkManager runs, its checkpoint)")  # fmt: skip
 
 
