@@ -68,6 +68,22 @@ class Context:
             return [iface]
         return ssh_stack.path_down(dev, iface, ssh_stack.parse_lowers(stack.text))
 
+    def stp_wait(self) -> tuple[str, int] | None:
+        """(bridge, seconds) where the session runs over a bridge on the NIC that runs the
+        spanning tree: after the NIC's link returns, the bridge forwards again only after
+        listening and learning (net/bridge/br_stp.c: br_make_forwarding), 30 s by default,
+        longer than the session's keepalive and the link wait: a restart loses the session
+        and the guard undoes it (audit 39 row 3). None elsewhere."""
+        path = self.ssh_path() or []
+        stack = self.facts.step("ssh-lowers")
+        if len(path) < 2 or stack is None or not stack.ok:
+            return None
+        seconds = ssh_stack.stp_seconds(stack.text)
+        for dev in path[:-1]:
+            if seconds.get(dev):
+                return dev, seconds[dev]
+        return None
+
     def ssh_words(self) -> str:
         """'eth0 carries this SSH session', saying which device the session runs over where it
         is one stacked on the NIC: the user knows the session by that device (br0, lan1)."""

@@ -17,13 +17,16 @@ from __future__ import annotations
 
 import re
 
-# One line per upper/lower pair, "br0/lower_eth0"; always exits 0 where sysfs is there, so an
-# empty answer means no stacked device (and a failure means the graph was not read).
+# One line per upper/lower pair, "br0/lower_eth0", then each bridge's spanning-tree state and
+# forward delay ("br0/bridge/stp_state 1"); always exits 0 where sysfs is there, so an empty
+# answer means no stacked device (and a failure means the graph was not read).
 READ_LOWERS = (
     'cd /sys/class/net || exit 1; for f in */lower_*; do [ -L "$f" ] && printf "%s\\n" "$f"; '
-    "done; exit 0"
+    "done; for f in */bridge/stp_state */bridge/forward_delay; do "
+    '[ -f "$f" ] && printf "%s %s\\n" "$f" "$(cat "$f")"; done; exit 0'
 )
 _PAIR = re.compile(r"([^/\s]{1,15})/lower_([^/\s]{1,15})")
+_STP = re.compile(r"([^/\s]{1,15})/bridge/(stp_state|forward_delay) ([0-9]{1,9})")
 _MAX_TEXT = 65536  # the Pi's answer is untrusted: bounded before it is read
 _MAX_DEPTH = 8  # deeper than any real stack (bridge over bond over VLAN over DSA)
 
@@ -57,3 +60,20 @@ def path_down(top: str, nic: str, lowers: dict[str, set[str]]) -> list[str] | No
                     following.append(low)
         level = following
     return None
+
+
+def stp_seconds(text: str) -> dict[str, int]:
+    """bridge -> the seconds a port whose carrier returns waits before it forwards again, for
+    each bridge that runs the spanning tree (stp_state 1, the kernel's, or 2, a daemon's):
+    listening and learning, forward_delay each (net/bridge/br_stp.c: br_make_forwarding);
+    sysfs gives forward_delay in hundredths of a second (br_sysfs_br.c: jiffies_to_clock_t)."""
+    found: dict[str, dict[str, int]] = {}
+    for line in text[:_MAX_TEXT].splitlines():
+        match = _STP.fullmatch(line.strip())
+        if match:
+            found.setdefault(match.group(1), {})[match.group(2)] = int(match.group(3))
+    return {
+        bridge: 2 * values["forward_delay"] // 100
+        for bridge, values in found.items()
+        if values.get("stp_state", 0) != 0 and values.get("forward_delay", 0) > 0
+    }

@@ -8,6 +8,11 @@ compared that name with the tuned NIC only, so a ring change that closes and reo
 is now over the device graph (/sys/class/net/<upper>/lower_<lower>, made by
 netdev_upper_dev_link): the NIC under the route's device, at any depth, carries the session.
 
+Row 3: a bridge that runs the spanning tree forwards again only after listening and learning
+(30 s by default) once the port's link returns; in the lab a consented ring change lost the
+session after 33 s and the guard undid it. Over such a bridge a link-dropping change is now not
+possible, consent or not, and the reason says why and what to do.
+
 Row 2: a link-local client comes in SSH_CONNECTION with its zone ("fe80::1%eth0"), which
 `ip route get` refuses: the route was unknown and every NIC counted as the SSH NIC. The zone is
 now asked as `oif`.
@@ -43,7 +48,9 @@ def _step(key: str, stdout: str, code: int = 0) -> StepResult:
     return StepResult(batch.Step(("true",), key), code, stdout.encode(), b"")
 
 
-def _rings(tmp_path: Path, route_dev: str, lowers: str | None, code: int = 0) -> PlannedTweak:
+def _rings(
+    tmp_path: Path, route_dev: str, lowers: str | None, code: int = 0, **options: bool
+) -> PlannedTweak:
     """nic-rings for a Pi 5's eth0 (macb on RP1, 6.12) from the lab's `ethtool -g`, the
     session's route leaving by `route_dev`, the Pi's stacked devices as READ_LOWERS prints
     them (None: not read)."""
@@ -58,7 +65,9 @@ def _rings(tmp_path: Path, route_dev: str, lowers: str | None, code: int = 0) ->
     nic = Nic("eth0", driver="macb", chip=RP1)
     tweak = catalog.tweak("nic-rings")
     inventory = Inventory(board=Board(kernel="6.12.0-1-arm64"), nics=[nic])
-    return PLANNERS[tweak.kind](Context(tweak, found, inventory, nic, {}, {}, ("nic-rings",)))
+    return PLANNERS[tweak.kind](
+        Context(tweak, found, inventory, nic, dict(options), {}, ("nic-rings",))
+    )
 
 
 @POSIX
@@ -152,3 +161,45 @@ def test_the_route_to_a_link_local_client_is_asked_through_its_zone(
     done = subprocess.run([shell, "-c", SSH_ROUTE], env=env, capture_output=True, text=True,
                           timeout=30, check=False)  # fmt: skip
     assert done.returncode == 0 and done.stdout.strip() == argv, done.stderr
+
+
+STP_ON = "br0/lower_eth0\nbr0/bridge/stp_state 1\nbr0/bridge/forward_delay 1500\n"
+STP_OFF = "br0/lower_eth0\nbr0/bridge/stp_state 0\nbr0/bridge/forward_delay 1500\n"
+
+
+@POSIX
+@pytest.mark.parametrize("consent", [False, True])
+def test_a_restart_under_a_spanning_tree_bridge_is_not_possible(
+    tmp_path: Path, consent: bool
+) -> None:
+    """The lab's answer (pi5-macb, eth0 in br0 with STP on, --allow-link-restart): "The
+    connection ... was lost" after 33 s, then the guard's revert. Now the plan says so first,
+    with or without consent, and offers no consent (before: held for consent, or planned)."""
+    item = _rings(tmp_path, "br0", STP_ON, allow_link_restart=consent)
+    assert not item.applicable and not item.needs_link_consent, item.reason
+    assert item.reason.startswith(
+        "macb restarts the interface for it, and eth0 carries this SSH session (it runs over "
+        "br0, stacked on eth0): br0 runs the spanning tree protocol, so after the link returns "
+        "it forwards again only after about 30 s"
+    ), item.reason
+    assert "net/bridge/br_stp.c: br_make_forwarding" in item.reason
+    assert item.reason.endswith("or tune over another connection)")
+
+
+@POSIX
+def test_a_bridge_without_the_spanning_tree_takes_consent(tmp_path: Path) -> None:
+    """stp_state 0 (a bridge made with `ip link add type bridge`): the port forwards as soon as
+    its link returns, so consent applies as on a plain NIC."""
+    held = _rings(tmp_path, "br0", STP_OFF)
+    assert not held.applicable and held.needs_link_consent, held.reason
+    agreed = _rings(tmp_path, "br0", STP_OFF, allow_link_restart=True)
+    assert agreed.applicable, agreed.reason
+
+
+def test_the_forward_delay_is_read_in_hundredths() -> None:
+    """sysfs shows forward_delay by jiffies_to_clock_t (USER_HZ 100): 1500 is 15 s, twice over."""
+    assert ssh_stack.stp_seconds(STP_ON) == {"br0": 30}
+    assert ssh_stack.stp_seconds(STP_OFF) == {}
+    assert ssh_stack.stp_seconds("br0/bridge/stp_state 2\nbr0/bridge/forward_delay 400\n") == {
+        "br0": 8
+    }
