@@ -119,23 +119,45 @@ def _restart_refusal(ctx: Context, setting: str) -> str | None:
     """A change that closes and reopens the interface drops the link for seconds: never on the
     NIC that carries the SSH session unless the user agreed (option allow_link_restart)."""
     caps = ctx.caps
-    if caps is None or not caps.restarts(setting) or ctx.options.get("allow_link_restart"):
+    if caps is None or not caps.restarts(setting):
         return None
-    if not ctx.carries_ssh():
+    stp = stp_refusal(ctx, f"{caps.driver} {restart_words(caps, setting)} for it")
+    if stp:
+        return stp
+    if ctx.options.get("allow_link_restart") or not ctx.carries_ssh():
         return None
     return (
         f"changing {_SETTING.get(setting, setting)} on {caps.driver} "
         f"{restart_words(caps, setting)} "
         f"({caps.cite(f'restarts:{setting}') or caps.cite('restarts_on')}), "
-        f"and {ctx.iface} carries this SSH session: {HELD_FOR_LINK} (then applied under the "
+        f"and {ctx.ssh_words()}: {HELD_FOR_LINK} (then applied under the "
         "guard and, where NetworkManager runs, its checkpoint)"
     )
 
 
+def stp_refusal(ctx: Context, drops: str) -> str | None:
+    """Where the session runs over a spanning-tree bridge on the NIC, a change that drops the
+    NIC's link is not possible over this session, consent or not: the bridge stops forwarding
+    for listening and learning after the link returns (audit 39 row 3: in the lab the session
+    was lost after 33 s and the guard undid the change)."""
+    stp = ctx.stp_wait()
+    if stp is None:
+        return None
+    bridge, seconds = stp
+    return (
+        f"{drops}, and {ctx.ssh_words()}: {bridge} runs the spanning tree protocol, so after "
+        f"the link returns it forwards again only after about {seconds} s (listening, then "
+        "learning: net/bridge/br_stp.c: br_make_forwarding), too long for this SSH session, "
+        f"and the guard would undo the change; not possible over {bridge} (turn off STP on "
+        f"{bridge} or set its forward delay lower, or tune over another connection)"
+    )
+
+
 def _held(ctx: Context, refusal: str) -> PlannedTweak:
-    """Not applied without the user's consent; the front ends offer it (CLI: a flag)."""
+    """Not applied without the user's consent; the front ends offer it (CLI: a flag). Under a
+    spanning-tree bridge consent does not help: not possible (stp_refusal)."""
     item = _no(ctx, refusal)
-    item.needs_link_consent = True
+    item.needs_link_consent = ctx.stp_wait() is None
     return item
 
 
@@ -291,14 +313,17 @@ def _jumbo_held(ctx: Context, wanted: int) -> bool:
     stays, and so do the offloads it would drop (audit 35 row 4: r8169's TSO was "not possible"
     for an MTU of 9000 that the same plan held back)."""
     caps = ctx.caps
-    if caps is None or ctx.options.get("allow_link_restart") or not ctx.carries_ssh():
-        return False
     now = str(ctx.nic.mtu) if ctx.nic and ctx.nic.mtu else ""
-    if now == str(wanted):
+    if caps is None or now == str(wanted):
         return False
     jumbo = driver_caps.mtu_renegotiates(caps)
     crosses = jumbo is not None and link_wait.crosses_up(now, str(wanted), jumbo[0])
-    return caps.restarts("mtu") or crosses
+    drops = caps.restarts("mtu") or crosses
+    if drops and ctx.stp_wait() is not None:  # not possible over the bridge, consent or not
+        return True
+    if ctx.options.get("allow_link_restart") or not ctx.carries_ssh():
+        return False
+    return drops
 
 
 def _members_fixed(ctx: Context, short: str, features: dict[str, Any]) -> bool:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from sbctune.limits import parse_json
 from sbctune.tuning import driver_caps, link_wait, source_rule
-from sbctune.tuning.kinds_ethtool import held_for_consent, restart_refusal
+from sbctune.tuning.kinds_ethtool import held_for_consent, restart_refusal, stp_refusal
 from sbctune.tuning.model import HELD_FOR_LINK, Change, PlannedTweak
 from sbctune.tuning.plan_context import Context
 from sbctune.tuning.plan_context import not_applicable as _no
@@ -64,14 +64,16 @@ def _renegotiation_refusal(ctx: Context, now: str, wanted: int) -> str | None:
     the NIC that carries the SSH session unless the user agreed, as a restarting change is."""
     caps = ctx.caps
     jumbo = driver_caps.mtu_renegotiates(caps)
-    if caps is None or jumbo is None or ctx.options.get("allow_link_restart"):
+    if caps is None or jumbo is None or not link_wait.crosses_up(now, str(wanted), jumbo[0]):
         return None
-    if not link_wait.crosses_up(now, str(wanted), jumbo[0]) or not ctx.carries_ssh():
+    stp = stp_refusal(ctx, f"an MTU above {jumbo[0]} on {caps.driver} renegotiates the link")
+    if stp:
+        return stp
+    if ctx.options.get("allow_link_restart") or not ctx.carries_ssh():
         return None
     return (f"an MTU above {jumbo[0]} on {caps.driver} renegotiates the link "
             f"({caps.cite('mtu_renegotiates_above')}){_while_advertised(caps)}, and "
-            f"{ctx.iface} carries this SSH "
-            f"session: {HELD_FOR_LINK} (then applied under the guard and, where "
+            f"{ctx.ssh_words()}: {HELD_FOR_LINK} (then applied under the guard and, where "
             "NetworkManager runs, its checkpoint)")  # fmt: skip
 
 

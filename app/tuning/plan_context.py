@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sbctune.inventory.model import Inventory, Nic
-from sbctune.tuning import driver_caps
+from sbctune.tuning import driver_caps, ssh_stack
 from sbctune.tuning.driver_caps import DriverCaps
 from sbctune.tuning.knobs import parse_cpu_list
 from sbctune.tuning.model import NotNeeded, PlannedTweak, Tweak
@@ -42,16 +42,58 @@ class Context:
         )
 
     def carries_ssh(self) -> bool:
-        """Whether the NIC is the one this SSH session runs over (unknown counts as yes)."""
+        """Whether the NIC is the one this SSH session runs over, itself or under the device the
+        route names (a bridge, bond, VLAN or DSA user port: ssh_stack); unknown counts as yes."""
+        return self.ssh_path() is not None
+
+    def ssh_path(self) -> list[str] | None:
+        """The devices from the one the session's route leaves by down to the NIC ([nic] where
+        it is the route's own device; [nic] too where either was not read: unknown counts as
+        the NIC), or None where the session does not run over the NIC."""
+        iface = self.iface or ""
         result = self.facts.step("ssh-route")
         if result is None or not result.ok:
-            return True
+            return [iface]
         try:
             routes = json.loads(result.text or "[]")
             dev = routes[0].get("dev") if isinstance(routes, list) and routes else None
         except (ValueError, AttributeError):
             dev = None
-        return dev is None or dev == self.iface
+        if not isinstance(dev, str) or dev == iface:
+            return [iface]
+        stack = self.facts.step("ssh-lowers")
+        if stack is None:  # facts from before the graph was read: the route's device alone
+            return None
+        if not stack.ok:
+            return [iface]
+        return ssh_stack.path_down(dev, iface, ssh_stack.parse_lowers(stack.text))
+
+    def stp_wait(self) -> tuple[str, int] | None:
+        """(bridge, seconds) where the session runs over a bridge on the NIC that runs the
+        spanning tree: after the NIC's link returns, the bridge forwards again only after
+        listening and learning (net/bridge/br_stp.c: br_make_forwarding), 30 s by default,
+        longer than the session's keepalive and the link wait: a restart loses the session
+        and the guard undoes it (audit 39 row 3). None elsewhere."""
+        path = self.ssh_path() or []
+        stack = self.facts.step("ssh-lowers")
+        if len(path) < 2 or stack is None or not stack.ok:
+            return None
+        seconds = ssh_stack.stp_seconds(stack.text)
+        for dev in path[:-1]:
+            if seconds.get(dev):
+                return dev, seconds[dev]
+        return None
+
+    def ssh_words(self) -> str:
+        """'eth0 carries this SSH session', saying which device the session runs over where it
+        is one stacked on the NIC: the user knows the session by that device (br0, lan1)."""
+        iface = self.iface or ""
+        path = self.ssh_path() or [iface]
+        if len(path) < 2:
+            return f"{iface} carries this SSH session"
+        through = f" through {', '.join(path[1:-1])}" if len(path) > 2 else ""
+        over = f"it runs over {path[0]}, stacked on {iface}{through}"
+        return f"{iface} carries this SSH session ({over})"
 
     def cpus(self) -> list[int]:
         online = self.facts.knob(ONLINE_CPUS)

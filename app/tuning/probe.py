@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from sbctune.remote import batch, snippets
 from sbctune.remote.batch import StepResult
-from sbctune.tuning import link_hooks, nm_persist, tryboot
+from sbctune.tuning import link_hooks, nm_persist, ssh_stack, tryboot
 from sbctune.tuning.knobs import safe_name
 
 if TYPE_CHECKING:  # SSH (asyncssh) loads where a session is opened (issue 22)
@@ -107,8 +107,13 @@ def knob_patterns(nic: str | None, irqs: Iterable[int], sysctls: Iterable[str]) 
     return patterns
 
 
-# sshd's SSH_CONNECTION is "client port server port": the route back to the client.
-SSH_ROUTE = 'set -- ${SSH_CONNECTION:-}; [ -n "${1:-}" ] || exit 1; exec ip -j route get "$1"'
+# sshd's SSH_CONNECTION is "client port server port": the route back to the client. A
+# link-local client comes with its zone ("fe80::1%eth0", glibc's getnameinfo), which `ip route
+# get` refuses ("any valid prefix is expected"): the zone is the device, asked as `oif`.
+SSH_ROUTE = (
+    'set -- ${SSH_CONNECTION:-}; [ -n "${1:-}" ] || exit 1; case "$1" in '
+    '*%*) exec ip -j route get "${1%%\\%*}" oif "${1#*%}" ;; esac; exec ip -j route get "$1"'
+)
 
 
 def split_knobs(data: bytes) -> dict[str, Read]:
@@ -155,6 +160,8 @@ def steps_for(
         steps.append(batch.command("ip", "-d", "-j", "link", "show", "dev", iface, key="ip-link"))
         # The NIC that carries this SSH session: a change that restarts it drops the link.
         steps.append(batch.command("sh", "-c", SSH_ROUTE, key="ssh-route"))
+        # ... and the devices stacked on the NIC (bridge, bond, VLAN, DSA): the route may name one
+        steps.append(batch.command("sh", "-c", ssh_stack.READ_LOWERS, key="ssh-lowers"))
         if nm:  # only --persist needs it (nmcli is slow to start on a small Pi)
             steps.append(batch.command("sh", "-c", nm_persist.READ, "sh", iface, key="nm"))
             # the link-up hooks where dhcpcd or ifupdown, not NM, brings the NIC up (link_hooks)
