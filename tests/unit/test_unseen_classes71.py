@@ -95,3 +95,25 @@ def test_old_register_line_is_left_alone_when_the_bus_is_not_told() -> None:
     )
     (nic,) = inventory_of({"dmesg": modern}).nics
     assert (nic.name, nic.driver, nic.bus_path) == ("wwan0", "qmi_wwan", "1-1.2")
+
+
+# --- a USB root hub's maker string names the kernel -------------------------------------------
+
+
+def test_root_hub_manufacturer_string_names_the_kernel() -> None:
+    """`S:  Manufacturer=Linux 5.4.154 dwc_otg_hcd` (hcd.c rh_string(): sysname, release, the
+    HCD's description) is the only output of the Pi Zero W paste that shows its kernel."""
+    assert inspect_bundle(CORPUS / _SR9700).board.kernel == "5.4.154"
+
+
+def test_uname_still_names_the_kernel_before_a_root_hub() -> None:
+    """uname wins; "Linux Foundation 2.0 root hub" (lsusb's vendor name) is no maker string;
+    lsusb -v's `iManufacturer` form is read as the log's `Manufacturer:` form is."""
+    hub = "usb usb1: Manufacturer: Linux 6.1.0-18-arm64 xhci-hcd\n"
+    uname = "Linux pi 6.6.20+rpt-rpi-v8 #1 SMP PREEMPT Debian 1:6.6.20-1+rpt1 aarch64 GNU/Linux\n"
+    assert inventory_of({"dmesg": hub, "uname -a": uname}).board.kernel == "6.6.20+rpt-rpi-v8"
+    assert inventory_of({"dmesg": hub}).board.kernel == "6.1.0-18-arm64"
+    lsusb = "Bus 001 Device 001: ID 1d6b:0002 Linux Foundation 2.0 root hub\n"
+    assert inventory_of({"lsusb": lsusb}).board.kernel is None
+    verbose = "  iManufacturer           3 Linux 5.15.0-56-generic xhci-hcd\n"
+    assert inventory_of({"lsusb -v": verbose}).board.kernel == "5.15.0-56-generic"
