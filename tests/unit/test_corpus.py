@@ -467,6 +467,12 @@ KNOWN_GAPS: dict[str, str] = {
         "1-1.2:1.0:' is read as a driver 'driver', and the inventory names drivers by that "
         "registered name, not the module's"
     ),
+    "usbold71_x86_rickwargo_xv6600_pda_cdc_subset_2_6_syslog_curly_quotes_sa1100_lsusb": (
+        "2.6's usbnet register line names the interface alone ('usb0: register ... at "
+        "usb-0000:00:1f.4-2.1, ...'): its port path lacks the bus number, and tying it to the "
+        "log's one 'usb 2-2.1' device is a join across lines, which parse_dmesg's per-line "
+        "reading cannot do (a fix there was reverted; it belongs after the parse)"
+    ),
     "usbold71_pizerow_openwrt_pkgs_17236_sr9700_error_reading_mac_unnamed": (
         "the chip: sr9700 drives only the SR9700 (sr9700.c products[]: 0fe6:9700), but no "
         "generated table gives a chip to a driver that refused the device and shows no IDs"

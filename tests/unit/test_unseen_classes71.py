@@ -61,42 +61,6 @@ def test_a_registered_interface_after_a_failed_probe_is_bound() -> None:
     assert [(n.bus_path, n.driver) for n in nics] == [("1-1", "ax88179_178a")]
 
 
-# --- 2.6's usbnet register line names the interface alone ---------------------------------------
-
-_XV6600 = "usbold71_x86_rickwargo_xv6600_pda_cdc_subset_2_6_syslog_curly_quotes_sa1100_lsusb"
-
-
-def test_old_usbnet_register_line_places_the_interface_on_its_usb_device() -> None:
-    """`usb0: register ‘cdc_subset’ at usb-0000:00:1f.4-2.1, Linux Device, <mac>` (2.6's
-    devinfo(): the net_device's name, then usb-<bus_name>-<devpath>; a blog curled the quotes):
-    usb0 is cdc_subset's, on the log's only device with port path 2.1 (`usb 2-2.1: new full
-    speed USB device`), so one NIC carries the interface, the driver, the path, the speed and
-    lsusb's IDs."""
-    nics = inspect_bundle(CORPUS / _XV6600).nics
-    assert [(n.name, n.driver, n.bus, n.bus_path, n.usb_speed_mbps, n.ids) for n in nics] == [
-        ("usb0", "cdc_subset", "usb", "2-2.1", 12, "049f:505a")
-    ]
-
-
-def test_old_register_line_is_left_alone_when_the_bus_is_not_told() -> None:
-    """Two buses with a device at port path 1 (1-1 and 2-1): the old line's devpath does not
-    say which, so no USB device is given the interface; today's head is never rewritten."""
-    dmesg = (
-        "usb 1-1: new high speed USB device using ehci_hcd and address 2\n"
-        "usb 2-1: new full speed USB device using uhci_hcd and address 2\n"
-        "eth1: register 'asix' at usb-0000:00:1d.7-1, ASIX AX88772 USB 2.0 Ethernet, "
-        "00:60:6e:79:02:8c\n"
-    )
-    nics = inventory_of({"dmesg": dmesg}).nics
-    assert all(n.bus_path is None for n in nics if n.name == "eth1")
-    modern = (
-        "[   16.951180] qmi_wwan 1-1.2:1.4 wwan0: register 'qmi_wwan' at usb-3f980000.usb-1.2, "
-        "WWAN/QMI device, 2e:5a:02:25:1a:9e\n"
-    )
-    (nic,) = inventory_of({"dmesg": modern}).nics
-    assert (nic.name, nic.driver, nic.bus_path) == ("wwan0", "qmi_wwan", "1-1.2")
-
-
 # --- a USB root hub's maker string names the kernel -------------------------------------------
 
 

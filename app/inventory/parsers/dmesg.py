@@ -65,7 +65,6 @@ from .elided_join import split_elided
 from .lazy_pattern import later
 from .linuxptp_lines import KINDS as LINUXPTP_KINDS
 from .log_unwrap import join_mail_wrapped
-from .old_usbnet_register import modern_register_lines
 from .other_programs import logger_tagged
 
 _PRE_DT_RE = later(rf"^{PRE_DT_PLATFORM}$")
@@ -458,7 +457,7 @@ def _parse_dmesg(text: str) -> Parsed[DmesgResult]:
     # split into lines first: the few that an elision run joined are split on their own;
     # cut at each plain clock (dmesg_chunks): a chunk read before as a plain clock line's
     # whole message (`plain`) is one dict hit; any other chunk is read line by line below
-    parts = clock_chunks(split_elided(modern_register_lines(join_mail_wrapped(body))))
+    parts = clock_chunks(split_elided(join_mail_wrapped(body)))
     # a chunk (what follows a line's plain clock, when it is that line's message exactly:
     # no caller, no blank around it, nothing joined) → its event's kind, message and fields,
     # () for none. Filled by such a line read below, after which the log has a clock (so
