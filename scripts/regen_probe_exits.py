@@ -53,6 +53,10 @@ from regen_kernel_source import (  # noqa: E402
 
 GLOBS = ("drivers/net/*", "drivers/staging/*")
 _PROBE_RE = re.compile(r"\.probe\s*=\s*(\w+)\s*,")
+# a usbnet minidriver's struct driver_info hook that usbnet_probe() calls, leaving with an error
+# when it fails (6.1/6.12 drivers/net/usb/usbnet.c usbnet_probe(): "status = info->bind(dev,
+# udev); if (status < 0) goto out1;")
+_BIND_RE = re.compile(r"\.bind\s*=\s*(\w+)\s*,")
 _TAIL_RE = re.compile(r"\breturn\s+([a-z_]\w*)\s*\(")
 _LEVELS = ("emerg", "alert", "crit", "err", "warn")
 # an `if` block's last statement when it leaves the function with an error
@@ -178,7 +182,14 @@ def _struct_probes(path: Path, text: str) -> list[tuple[str, str]]:
         if named is None or probe is None:
             continue
         if local is None:
-            local = {**_defines(sorted(path.parent.glob("*.[ch]"))), **_defines([path])}
+            # the file's own header before its directory's others: sr9800.h and aqc111.h both
+            # define DRIVER_NAME ("CoreChips", "aqc111"), and sr9800.c means its own
+            own = [h for h in (path.with_suffix(".h"),) if h.exists()]
+            local = {
+                **_defines(sorted(path.parent.glob("*.[ch]"))),
+                **_defines(own),
+                **_defines([path]),
+            }
         name = named.group(1) or local.get(named.group(2) or "", "")
         if named.group(2) == "KBUILD_MODNAME" or (named.group(2) and not name):
             name = _module(path)
@@ -227,6 +238,11 @@ def scan(
         if "_driver" not in text or ".probe" not in text:
             continue
         pending = [(n, p, path) for n, p in _struct_probes(path, text) if n in known]
+        # usbnet_probe() is each minidriver's probe, and the file's bind hooks are part of it:
+        # sr9700_bind()'s "Error reading MAC address" then -ENODEV is the probe giving up
+        # (sr9700.c), silently for the driver core
+        usbnet = sorted({n for n, p, _ in pending if p == "usbnet_probe"})
+        pending += [(n, f, path) for n in usbnet for f in dict.fromkeys(_BIND_RE.findall(text))]
         while pending:
             name, probe, near = pending.pop()
             where = _definition(near, probe, masks)

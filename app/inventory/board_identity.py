@@ -15,6 +15,7 @@ from sbctune.inventory.brcmfmac_board import board_types
 from sbctune.inventory.mips_identity import mips_machine, mips_soc
 from sbctune.inventory.model import Board, Throttled
 from sbctune.inventory.raw import Parsed
+from sbctune.inventory.root_hub_kernel import root_hub_kernel
 
 
 def _logged(parsed: Parsed, kind: str) -> list[dict[str, str]]:
@@ -212,6 +213,8 @@ def board_of(parsed: Parsed, catalog: Catalog) -> Board:
         board.kernel = parsed.lshw.kernel
     if not board.kernel and booted:  # the log's own "Linux version 6.1.0-... (...)" line
         board.kernel = booted[-1].fields.get("version")
+    if not board.kernel:  # a USB root hub's maker string: "Linux <release> <hcd>"
+        board.kernel = root_hub_kernel(parsed.texts.values())
     if board.soc is None and (found := soc_by_kernel(board.kernel)) is not None:
         board.soc, board.soc_source = found[0], f"the kernel build {board.kernel}, made for it"
         own = catalog.soc_nic(board.soc)

@@ -47,12 +47,23 @@ def board_makers_mac(mac: str | None) -> bool:
     return bool(_PI_OUI.match(mac or ""))
 
 
+_PROBING = " (uninitialized)"
+
+
 def _probe_failed_last(device: Device, driver: str) -> bool:
     """The driver's last word in the kernel log about this device is a failed probe."""
     refusals = [f.order for f in device.all("refused_by") if f.value == driver]
     if not refusals:
         return False
-    spoke = [f.order for f in device.all("driver") if f.value == driver and f.source == "dmesg"]
+    # a line on a net_device not yet registered is the probe still running (include/linux/
+    # netdevice.h netdev_reg_state(): NETREG_UNINITIALIZED prints " (uninitialized)"), not the
+    # driver bound: ax88179_178a's failing register writes on its second interface after the
+    # first's failed probe (corpus/usbold71_pi_armv6_*)
+    spoke = [
+        f.order
+        for f in device.all("driver")
+        if f.value == driver and f.source == "dmesg" and _PROBING not in f.line
+    ]
     others = [f for f in device.all("driver") if f.source != "dmesg"]
     return not others and max(refusals) >= max(spoke, default=0)
 

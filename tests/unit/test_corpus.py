@@ -492,6 +492,33 @@ KNOWN_GAPS: dict[str, str] = {
         "'PCIe link width is x8, device supports x16' is Chelsio's out-of-tree cxgb4 (HMA, "
         "ppod edram, panic handler), not in 6.1/6.12's cxgb4; no vendor source is pinned for it"
     ),
+    # corpus71 (seventy-first unseen set), reasons in tests/captures/corpus/README.md
+    "usbold71_chromebook_pixel_linuxsamus_14_0fe6_9700_dm9601_name_full_speed_lpa_ffff": (
+        "two boots in one post: lsusb's 0fe6:9700 (device 2, then 5) and dmesg's dm9601 at 1-2 "
+        "(devices 2 and 5) then 1-1 (5 and 6) reuse device numbers across ports, and no "
+        "idVendor line ties the IDs to a port: joining them would guess which boot is which"
+    ),
+    "usbold71_htmlit_forum_689734_2_4_usb_c_netgear_fa120_0846_1040_not_claimed": (
+        "2.4's usb.c 'USB device 2 (vend/prod 0x846/0x1040) is not claimed by any active "
+        "driver' and hub.c's 'new device connect on bus1/1' are read by no parser yet (no "
+        "2.4 source is cached to generate their formats from)"
+    ),
+    "usbold71_karotz_freerabbits_mcs7830_moschip_driver_name_wrapped_register_2_6": (
+        "mcs7830 registers its usb_driver as 'MOSCHIP usb-ethernet driver' (mcs7830.c "
+        "driver_name), a name with blanks: the log's head 'MOSCHIP usb-ethernet driver "
+        "1-1.2:1.0:' is read as a driver 'driver', and the inventory names drivers by that "
+        "registered name, not the module's"
+    ),
+    "usbold71_x86_rickwargo_xv6600_pda_cdc_subset_2_6_syslog_curly_quotes_sa1100_lsusb": (
+        "2.6's usbnet register line names the interface alone ('usb0: register ... at "
+        "usb-0000:00:1f.4-2.1, ...'): its port path lacks the bus number, and tying it to the "
+        "log's one 'usb 2-2.1' device is a join across lines, which parse_dmesg's per-line "
+        "reading cannot do (a fix there was reverted; it belongs after the parse)"
+    ),
+    "usbold71_pizerow_openwrt_pkgs_17236_sr9700_error_reading_mac_unnamed": (
+        "the chip: sr9700 drives only the SR9700 (sr9700.c products[]: 0fe6:9700), but no "
+        "generated table gives a chip to a driver that refused the device and shows no IDs"
+    ),
 }
 
 
