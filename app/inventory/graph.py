@@ -109,7 +109,14 @@ class Device:
             return self._best[name]
         order = PRECEDENCE.get(name, _DEFAULT)
         candidates = [f for f in facts if f.source in order]
-        found = _first(candidates, order) if candidates else None
+        # most fields of a device have one fact: it is the best without ranking
+        found = (
+            candidates[0]
+            if len(candidates) == 1
+            else _first(candidates, order)
+            if candidates
+            else None
+        )
         self._best[name] = found
         return found
 
@@ -149,6 +156,8 @@ def _in_order(facts: list[Fact]) -> list[Fact]:
     """`facts` by (source, order, repr(value)). A long log's facts rarely share a source and
     position, and where none do the value is never compared: it is not repr()'d (tens of
     thousands of calls for a 100 000-line log)."""
+    if len(facts) < 2:  # most of a device's fields (none or one fact): nothing to order
+        return list(facts)
     keys = [(f.source, f.order) for f in facts]
     if len(set(keys)) < len(keys):
         return sorted(facts, key=lambda f: (f.source, f.order, repr(f.value)))
