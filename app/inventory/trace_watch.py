@@ -106,16 +106,20 @@ class TraceWatch:
 
 
 # A long log repeats its traces (a driver's WARNING at every reset, each under a new clock):
-# a frame's reading is a pure function of its text, made once per distinct frame (bounded:
-# the text is the Pi's)
+# a frame's reading is a pure function of its text, made once per distinct frame. Bounded: the
+# text is the Pi's, so only frames of a real frame's length are kept, 4 096 of them.
 _FRAMES_KEPT = 4096
+_FRAME_CHARS = 400
 
 
-@functools.lru_cache(maxsize=_FRAMES_KEPT)
 def frame_named(frame: str) -> tuple[str, str | None] | None:
     """(source directory, driver) that a trace frame names: its first module that is a
     network driver's or library's, else its first such function; None if none. The two
-    regexes scan the frame at every position (~10^4 instructions a frame)."""
+    regexes scan the frame at every position (~10^4 instructions a frame): once per frame."""
+    return _frames_kept(frame) if len(frame) <= _FRAME_CHARS else _read_frame(frame)
+
+
+def _read_frame(frame: str) -> tuple[str, str | None] | None:
     for module in _MODULE_RE.findall(frame):
         if found := _directory_of_module(module):
             return found
@@ -123,6 +127,9 @@ def frame_named(frame: str) -> tuple[str, str | None] | None:
         if found := _directory_of_function(function):
             return found
     return None
+
+
+_frames_kept = functools.lru_cache(maxsize=_FRAMES_KEPT)(_read_frame)
 
 
 @functools.cache

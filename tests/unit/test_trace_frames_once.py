@@ -62,7 +62,7 @@ def counted(monkeypatch: pytest.MonkeyPatch) -> tuple[_Counted, _Counted]:
     funcs, modules = _Counted(trace_watch._FUNC_RE), _Counted(trace_watch._MODULE_RE)
     monkeypatch.setattr(trace_watch, "_FUNC_RE", funcs)
     monkeypatch.setattr(trace_watch, "_MODULE_RE", modules)
-    kept = getattr(trace_watch, "frame_named", None)
+    kept = getattr(trace_watch, "_frames_kept", None)
     if kept is not None:
         kept.cache_clear()
     return funcs, modules
@@ -83,6 +83,11 @@ def test_a_repeated_traces_frames_are_read_once_each(counted: tuple[_Counted, _C
 
 def test_a_frames_reading_is_what_the_line_by_line_reading_gives() -> None:
     """frame_named gives the directory the first module, else the first function, names."""
+    trace_watch._frames_kept.cache_clear()
     frame = "(__alloc_pages_nodemask) from [<7f2c7a4c>] (alloc_rx_agg+0x60/0x138 [r8152])"
     assert trace_watch.frame_named(frame) == ("drivers/net/usb", "r8152")
     assert trace_watch.frame_named("(show_stack) from [<8088b4c8>] (dump_stack+0xd4/0x118)") is None
+    # a frame longer than a real one is read the same, and not kept
+    long = frame + " " * 500 + "x"
+    assert trace_watch.frame_named(long) == ("drivers/net/usb", "r8152")
+    assert trace_watch._frames_kept.cache_info().currsize == 2
