@@ -3,6 +3,8 @@ function per kind of trouble, from the joined device's facts in log order."""
 
 from __future__ import annotations
 
+from operator import attrgetter
+
 from sbctune.catalog.wwan_ids import is_wwan_driver
 from sbctune.inventory.graph import Device
 from sbctune.inventory.link_drops import drops
@@ -15,6 +17,8 @@ LOG_KINDS = (
     "firmware_missing", "not_top_speed", "probe_failed", "kernel_error", "no_carrier", "pcie_aer",
     "kernel_trace", "probe_exit", "ptp_tx_timeout",
 )  # fmt: skip
+# a fact's place in its source, read in C (a flapping link's NIC has a fact per repeat)
+_ORDER = attrgetter("order")
 
 
 def _once_per_record(facts: list[Fact]) -> list[Fact]:
@@ -39,7 +43,7 @@ def _once_per_record(facts: list[Fact]) -> list[Fact]:
 def _complaints(nic: Nic, device: Device, benign: set[int]) -> None:
     """The first three lines and the count of each kind, less the benign resets."""
     for kind in LOG_KINDS:
-        facts = sorted(device.all(kind), key=lambda f: f.order)
+        facts = sorted(device.all(kind), key=_ORDER)
         if kind in ("usb_reset", "usb_disconnect") and benign:
             facts = [f for f in facts if f.order not in benign]
         if facts:
@@ -60,7 +64,7 @@ def _modem_port(nic: Nic, device: Device) -> None:
 
 
 def _enumerated_again(nic: Nic, device: Device, benign: set[int]) -> None:
-    enumerations = sorted(device.all("enumeration"), key=lambda f: f.order)
+    enumerations = sorted(device.all("enumeration"), key=_ORDER)
     enumerations = _once_per_record([f for f in enumerations if f.order not in benign])
     if len(enumerations) > 1:  # enumerated again: the device dropped off the bus
         nic.log["usb_reset"] = nic.log.get("usb_reset", []) + [f.line for f in enumerations[1:3]]
@@ -82,7 +86,7 @@ def _link_changes(nic: Nic, device: Device) -> None:
     stamps = [ts for f in (*kernel, *daemons) if (ts := f.value[1]) is not None]
     nic.link_span_s = (max(stamps) - min(stamps)) if len(stamps) > 1 else None
     if changes:
-        lines = sorted((*kernel, *daemons), key=lambda f: f.order)
+        lines = sorted((*kernel, *daemons), key=_ORDER)
         nic.log["link"] = [f.line for f in lines[:2]] + ([lines[-1].line] if len(lines) > 2 else [])
 
 

@@ -83,14 +83,8 @@ class TraceWatch:
         head = self.head
         if head is None or self.named or not self._open(event):
             return None
-        frame = event.fields.get("frame", event.text)
-        for module in _MODULE_RE.findall(frame):
-            if found := _directory_of_module(module):
-                return self._named(event, found)
-        for function in _FUNC_RE.findall(frame):
-            if found := _directory_of_function(function):
-                return self._named(event, found)
-        return None
+        found = frame_named(event.fields.get("frame", event.text))
+        return self._named(event, found) if found is not None else None
 
     def _open(self, event: DmesgEvent) -> bool:
         """Whether `event` lies within the open trace's window after its head."""
@@ -109,6 +103,33 @@ class TraceWatch:
         if driver is not None:
             sighting.add("trace_driver", driver, _SRC, event.text, event.line)
         return sighting
+
+
+# A long log repeats its traces (a driver's WARNING at every reset, each under a new clock):
+# a frame's reading is a pure function of its text, made once per distinct frame. Bounded: the
+# text is the Pi's, so only frames of a real frame's length are kept, 4 096 of them.
+_FRAMES_KEPT = 4096
+_FRAME_CHARS = 400
+
+
+def frame_named(frame: str) -> tuple[str, str | None] | None:
+    """(source directory, driver) that a trace frame names: its first module that is a
+    network driver's or library's, else its first such function; None if none. The two
+    regexes scan the frame at every position (~10^4 instructions a frame): once per frame."""
+    return _frames_kept(frame) if len(frame) <= _FRAME_CHARS else _read_frame(frame)
+
+
+def _read_frame(frame: str) -> tuple[str, str | None] | None:
+    for module in _MODULE_RE.findall(frame):
+        if found := _directory_of_module(module):
+            return found
+    for function in _FUNC_RE.findall(frame):
+        if found := _directory_of_function(function):
+            return found
+    return None
+
+
+_frames_kept = functools.lru_cache(maxsize=_FRAMES_KEPT)(_read_frame)
 
 
 @functools.cache
@@ -185,14 +206,17 @@ def tie_traces(found: list[Sighting]) -> list[Sighting]:
     devices: dict[str, set[Key]] = {}
     listed: dict[str, set[Key]] = {}
     named: dict[str, str] = {}
+    # the wanted directories a driver's fact goes into, once per driver (a long log's ~2 600
+    # driver facts name a few hundred drivers; each test runs over every wanted directory)
+    into_of: dict[str, list[str]] = {}
     for sighting in found:  # a long log's sightings: one field test per fact, cached look-ups
         for fact in sighting.facts:
             field = fact.field
             if field == "driver":
                 bound = str(fact.value)
-                directory = _directory_of_driver(bound) or _OWN_MODULE + bound
-                into = [directory] if directory in wanted else []
-                into += [w for w in wanted if w.startswith(PREFIX) and uses(w, bound)]
+                into = into_of.get(bound)
+                if into is None:
+                    into = into_of[bound] = _traced_into(bound, wanted)
                 for found_in in into:
                     keys = {k for k in sighting.keys if k[0] in _BUS_KEYS}
                     devices.setdefault(found_in, set()).update(keys)
@@ -221,6 +245,14 @@ def tie_traces(found: list[Sighting]) -> list[Sighting]:
                 own.add("bus", driver.buses[0], _SRC, why)
             ties.append(own)
     return ties
+
+
+def _traced_into(driver: str, wanted: set[str]) -> list[str]:
+    """The wanted trace keys a driver's device stands for: its own source directory (or
+    its out-of-tree module's key), and each library part it uses."""
+    directory = _directory_of_driver(driver) or _OWN_MODULE + driver
+    into = [directory] if directory in wanted else []
+    return into + [w for w in wanted if w.startswith(PREFIX) and uses(w, driver)]
 
 
 def _vendor_nic(key: str, module: str, bus: str, wireless: bool) -> Sighting:

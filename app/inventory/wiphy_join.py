@@ -66,8 +66,12 @@ class WiphyWatch:
         self.last: DmesgEvent | None = None  # the last line naming a device
         # each driver's last line naming a device (a probe's lines may be followed by another
         # driver's before the wiphy line: i915's "irq 44 for MSI/MSI-X" between ath9k's
-        # "0000:02:00.0: PCI INT A" and "phy0: Atheros AR9285 ..."); bus cores not kept
-        self.by_driver: dict[str, DmesgEvent] = {}
+        # "0000:02:00.0: PCI INT A" and "phy0: Atheros AR9285 ..."); bus cores not kept.
+        # ``at_columns`` keeps a line's place in the columns instead, its event made only
+        # when a wiphy line reads it (``_event``): a long log's ~720 catch-ups keep ~14 000
+        # lines, of which a few dozen are read
+        self.by_driver: dict[str, DmesgEvent | int] = {}
+        self._event_at: Callable[[int], DmesgEvent] | None = None
         self._read_to = 0  # ``at``: the index in the events of the first line not yet read
 
     def at(self, events: list[DmesgEvent], index: int) -> Sighting | None:
@@ -100,11 +104,12 @@ class WiphyWatch:
             span = places[low:high]
             by_driver = self.by_driver
             latest = dict(zip(named.drivers(span), span, strict=True))
+            self._event_at = event_at
             for driver, place in latest.items():
                 if driver in by_driver or (
                     driver and driver not in _BUS_CORES and len(by_driver) < 64
                 ):
-                    by_driver[driver] = event_at(place)
+                    by_driver[driver] = place  # its event made when read (_event)
             self.last = event_at(places[high - 1])
         self._read_to = index + 1
         return self.see(event_at(index))
@@ -165,9 +170,18 @@ class WiphyWatch:
     def _family_line(self, family: str) -> DmesgEvent | None:
         """The latest line of a driver of the wiphy's family, when only one device of the
         family spoke (two: which one made the wiphy is not said)."""
-        lines = [e for d, e in self.by_driver.items() if _bus_core_or_family(d, family)]
+        lines = [
+            self._event(e) for d, e in self.by_driver.items() if _bus_core_or_family(d, family)
+        ]
         devices = {e.device for e in lines}
         return max(lines, key=lambda e: e.line) if len(devices) == 1 else None
+
+    def _event(self, kept: DmesgEvent | int) -> DmesgEvent:
+        """A kept line's event: kept as one, or made now from its place (``at_columns``)."""
+        if isinstance(kept, DmesgEvent):
+            return kept
+        assert self._event_at is not None  # a place is kept only by at_columns, which sets it
+        return self._event_at(kept)
 
 
 _BUS_CORES = (None, "usb", "pci", "usbcore", "mmc")

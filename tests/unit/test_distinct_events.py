@@ -131,3 +131,27 @@ def test_events_a_caller_gave_are_read_by_kind_and_message() -> None:
     result = dmesg.DmesgResult(events)
     assert not result.one_kind_a_text()
     assert from_dmesg(result) == reference_from_dmesg(dmesg.DmesgResult(list(events)))
+
+
+_WIPHY_LINE = "ieee80211 phy0: rt2x00_set_rt: Info - RT chipset 6352, rev 0500 detected"
+
+
+def test_the_wiphy_watcher_makes_only_the_events_it_reads() -> None:
+    """A wiphy line (mt7620_openwrt_modemband_4's) after lines of many drivers' devices (the
+    captures' own), 50 times over: the watcher keeps each driver's last line by its place in
+    the columns and makes its event only when a wiphy line reads it; on the code before it
+    made one per driver kept at every catch-up (~50 x the drivers). The same sightings."""
+    per_driver: dict[str, str] = {}
+    for path in sorted((_CAPTURES / "dmesg").glob("*.txt"))[:200]:
+        log, _ = parse_dmesg(path.read_text(encoding="utf-8", errors="replace"))
+        for event in log.events:
+            if event.kind == "device" and event.device and event.driver not in (None, "usb"):
+                per_driver.setdefault(event.driver, event.text)
+    lines = [*sorted(per_driver.values())[:30], _WIPHY_LINE] * 50
+    text = "".join(f"[{n * 0.01:12.6f}] {line}\n" for n, line in enumerate(lines, start=1))
+    result, _ = parse_dmesg(text)
+    with _Counted() as counted:
+        sightings = from_dmesg(result)
+    assert len(per_driver) >= 30
+    assert counted.made < 400
+    assert sightings == reference_from_dmesg(result)
