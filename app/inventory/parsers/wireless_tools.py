@@ -82,6 +82,10 @@ def _parse_iw_dev(text: str) -> Parsed[NetInterfaces]:
             cur = NetInterface(name=m.group(1), link_type="ieee802.11")
             res.interfaces.append(cur)
             continue
+        if m := _IW_STATION.match(stripped):
+            # `iw dev IFACE station dump` pasted with (or as) iw's interface list
+            cur = _station_iface(res, m.group(1))
+            continue
         if cur is not None and (m := re.match(r"^addr\s+(\S+)$", stripped)):
             cur.mac = m.group(1).lower() if _MAC.fullmatch(m.group(1)) else None
             continue
@@ -109,6 +113,39 @@ def _parse_iw_link(text: str) -> Parsed[NetInterfaces]:
             netif.operstate, netif.flags = "UP", ["UP", "LOWER_UP"]
             res.interfaces.append(netif)
     return res, finish("iw link", text, len(res.interfaces), 0)
+
+
+# iw's station.c print_sta_handler(): "Station %s (on %s)" of the peer's MAC (pasted redacted
+# as often as not) and the interface it is a station of, then tab-indented counters. Only a
+# Wi-Fi interface has stations (a managed one's AP, an AP's clients, a mesh point's peers).
+_IW_STATION = later(rf"^Station\s+\S{{1,40}}\s+\(on ({_IFNAME})\)$")
+
+
+def _station_iface(res: NetInterfaces, name: str) -> NetInterface | None:
+    """The Wi-Fi interface ``name`` of ``res``, added once however many stations it has."""
+    for netif in res.interfaces:
+        if netif.name == name:
+            return netif
+    if len(res.interfaces) >= 64:
+        return None
+    netif = NetInterface(name=name, link_type="ieee802.11")
+    res.interfaces.append(netif)
+    return netif
+
+
+def parse_iw_station(text: str) -> Parsed[NetInterfaces]:
+    """``iw dev IFACE station dump`` / ``station get MAC``: each ``Station MAC (on IFACE)``
+    names a Wi-Fi interface; the counters under it (signal, bitrates, mesh plink) are not read
+    here. Nothing is said of the link: a station entry outlives a dropped peer link."""
+    return guarded("iw station", _parse_iw_station, text, NetInterfaces)
+
+
+def _parse_iw_station(text: str) -> Parsed[NetInterfaces]:
+    res = NetInterfaces()
+    for line in split_lines(text):
+        if m := _IW_STATION.match(line.strip()):
+            _station_iface(res, m.group(1))
+    return res, finish("iw station", text, len(res.interfaces), 0)
 
 
 def parse_nmcli_device(text: str) -> Parsed[NetInterfaces]:
