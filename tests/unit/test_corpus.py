@@ -498,12 +498,6 @@ KNOWN_GAPS: dict[str, str] = {
         "is cut with the oops' module list): only the name and netifd's 'mesh_radio0' do, and a "
         "name's words are no driver's fact"
     ),
-    "mesh72_pi3_linux_1384_brcmfmac_ibss_change_iface_16_wext": (
-        "wireless-tools' 'SET failed on device wlan0 ; Device or resource busy.' proves a Wi-Fi "
-        "wlan0 (wext-core.c wireless_process_ioctl() returns -ENODEV for no device, -EOPNOTSUPP "
-        "for no wireless handler), but it sits inside the kernel log with no prompt before it, "
-        "and the log's reader takes no interface from another program's line"
-    ),
     "mesh72_pi4_linux_4429_ibss_cfg80211_roamed_warn_bcm2711": (
         "wlan0 is named only by the commands the author typed ('iw wlan0 set type ibss'), and a "
         "typed command is no output: it names what the user meant, not what exists"

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from sbctune.advice.inspect import inspect_bundle
 from sbctune.inventory.parsers.dispatch import resolve_command
-from tests.corpus_support import CORPUS, inventory_of
+from tests.corpus_support import CORPUS, corpus_line, inventory_of
 
 # --- iw's station dump: "Station MAC (on IFACE)" names a Wi-Fi interface ----------------------
 
@@ -43,3 +43,33 @@ def test_station_word_elsewhere_makes_no_nic() -> None:
         }
     )
     assert [n.name for n in inv.nics if n.name in ("mesh0",)] == []
+
+
+# --- wireless-tools' error in a paste: a device that answered the request is Wi-Fi -----------
+
+_PI3 = "mesh72_pi3_linux_1384_brcmfmac_ibss_change_iface_16_wext"
+_XBIAN = "pi_xbian_421_plain_text_enumeration_rt2800_invalid_rf_ifup_errors"
+
+
+def test_wext_error_beside_the_driver_line_names_its_wifi_interface() -> None:
+    """`SET failed on device wlan0 ; Device or resource busy.` (iwconfig.c's request error)
+    pasted under brcmfmac's `iface validation failed: err=-16`: wext-core.c
+    wireless_process_ioctl() (6.1/6.12) answers -ENODEV for no device and -EOPNOTSUPP for one
+    without wireless handlers, so -EBUSY came from the Wi-Fi driver: wlan0 is the brcmfmac NIC."""
+    line = corpus_line(_PI3, "SET failed")
+    assert line.strip() == "SET failed on device wlan0 ; Device or resource busy."
+    nics = inspect_bundle(CORPUS / _PI3).nics
+    assert [(n.name, n.driver, n.wireless) for n in nics] == [("wlan0", "brcmfmac", True)]
+
+
+def test_wext_error_of_a_missing_or_wired_device_names_no_wifi() -> None:
+    """ "No such device" (XBian's ifup of an absent wlan0), "Operation not supported" (a wired
+    NIC without wireless handlers) and "Operation not permitted" (checked before the device)
+    say nothing of a Wi-Fi interface."""
+    assert "SET failed on device wlan0 ; No such device." in corpus_line(_XBIAN, "SET failed")
+    assert all(n.name != "wlan0" for n in inspect_bundle(CORPUS / _XBIAN).nics)
+    for errno in ("Operation not supported", "Operation not permitted"):
+        request = 'Error for wireless request "Set Mode" (8B06) :\n'
+        text = f"{request}    SET failed on device eth0 ; {errno}.\n"
+        inv = inventory_of({"dmesg": text})
+        assert all(not n.wireless for n in inv.nics)

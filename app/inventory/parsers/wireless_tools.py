@@ -24,6 +24,14 @@ _IWCONFIG_NONE = later(rf"^({_IFNAME})\s+no wireless extensions\.?\s*$")
 _IWCONFIG_WIFI = later(rf"^({_IFNAME})\s+(?:IEEE\s*802\.11\S*|unassociated)\b")
 _IWCONFIG_MORE = later(r"^\s+\S")
 _MAC = later(r"(?i)\b([0-9a-f]{2}(?::[0-9a-f]{2}){5})\b")
+# iwconfig.c's errors of a request: "Error for wireless request \"Set Mode\" (8B06) :" then
+# "    SET failed on device wlan0 ; Device or resource busy." (strerror of the ioctl's errno)
+_WEXT_REQUEST = later(r'^\s*Error for wireless request "[^"]{1,40}" \([0-9A-Fa-f]{1,8}\) :\s*$')
+_WEXT_FAILED = later(rf"^\s*(?:SET|GET) failed on device ({_IFNAME}) ; (.{{1,80}}?)\.?\s*$")
+# net/wireless/wext-core.c wireless_process_ioctl() (6.1, 6.12): -ENODEV when no device has the
+# name, -EOPNOTSUPP when it has no wireless handler (a wired NIC), and wext_permission_check()'s
+# -EPERM comes first; any other errno is the Wi-Fi driver's own answer to the request
+_WEXT_NOT_WIFI = frozenset({"No such device", "Operation not supported", "Operation not permitted"})
 
 # nmcli's TYPE column and GENERAL.TYPE: the ones that are a NIC's kind, in ip's words
 _NMCLI_KINDS = {"wifi": "ieee802.11", "ethernet": "ether", "802-3-ethernet": "ether"}
@@ -58,6 +66,14 @@ def _parse_iwconfig(text: str) -> Parsed[NetInterfaces]:
             continue
         if cur is not None and _IWCONFIG_MORE.match(line):
             continue  # Mode:, Access Point:, Bit Rate=, Link Quality= ... of the interface
+        if _WEXT_REQUEST.match(line):
+            continue  # the request that failed; the next line names the device
+        if m := _WEXT_FAILED.match(line):
+            cur = None
+            known = {n.name for n in res.interfaces}
+            if m.group(2).strip() not in _WEXT_NOT_WIFI and m.group(1) not in known:
+                res.interfaces.append(NetInterface(name=m.group(1), link_type="ieee802.11"))
+            continue
         bad += 1
     return res, finish("iwconfig", text, len(res.interfaces), bad)
 
