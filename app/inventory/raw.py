@@ -11,7 +11,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from sbctune.inventory.parsers import dispatch, logged_outputs, paste_split
+from sbctune.inventory.parsers import dispatch, logged_outputs, paste_split, wext_errors
 from sbctune.inventory.parsers.daemon_lines import daemon_line
 from sbctune.inventory.parsers.dmesg import DmesgResult, parse_dmesg
 from sbctune.inventory.parsers.ethtool import (
@@ -324,8 +324,10 @@ def _parts(line: str, text: str) -> list[tuple[str, str]]:
     """The outputs one stored text holds (parsers/paste_split.py): itself, or, for a report
     tool's run, a chained command line or a paste with more prompts in it, each part."""
     key = dispatch.resolve_command(line)[0]
-    if key == "dmesg":  # a system log: with the outputs a script logged through it
-        return paste_split.split_known(text, line) + logged_outputs.logged_parts(text)
+    if key == "dmesg":  # a system log: with the outputs a script logged through it, and
+        # wireless-tools' errors pasted beside the driver's line (parsers/wext_errors.py)
+        parts = paste_split.split_known(text, line) + logged_outputs.logged_parts(text)
+        return parts + wext_errors.wext_parts(text)
     if key is not None:
         return paste_split.split_known(text, line)
     return paste_split.split_paste(text, None) or [(line, text)]

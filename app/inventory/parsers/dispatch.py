@@ -128,6 +128,7 @@ PARSERS: dict[str, Spec[Any]] = {
         proc_net_bonding.parse_proc_net_bonding, proc_net_bonding.BondStatus, "bonds", True
     ),
     "iw link": Spec(wireless_tools.parse_iw_link, netif.NetInterfaces, "netifs"),
+    "iw station": Spec(wireless_tools.parse_iw_station, netif.NetInterfaces, "netifs"),
     "nmcli device": Spec(wireless_tools.parse_nmcli_device, netif.NetInterfaces, "netifs"),
     "nmcli": Spec(nmcli_overview.parse_nmcli_overview, netif.NetInterfaces, "netifs"),
     "uname -a": Spec(system.parse_uname, system.Uname, "uname"),
@@ -315,6 +316,8 @@ def resolve_command(cmdline: str) -> tuple[str | None, str | None]:
         return "iw dev", None  # `iw dev`, `iw dev wlan0 info`, `iw wlan0 info`
     if cmd == "iw" and ((args[2:] == ["link"] and args[0] == "dev") or args[1:] == ["link"]):
         return "iw link", None  # `iw dev wlan0 link`, `iw wlan0 link`
+    if cmd == "iw" and _iw_station_args(args):
+        return "iw station", None  # `iw dev wlan0 station dump`, `iw wlan0 station get MAC`
     if cmd == "nmcli" and not [a for a in args if not a.startswith("-")]:
         return "nmcli", None  # the overview of every device (general.c do_overview())
     if cmd == "nmcli" and args[:1] and args[0] in {"d", "dev", "device"}:
@@ -429,3 +432,11 @@ def parse_file(path: str, text: object) -> ParsedOutput:
     except Exception:  # pragma: no cover - defensive
         key, iface = None, None
     return _run(key, iface, text, path.strip() or "file")
+
+
+def _iw_station_args(args: list[str]) -> bool:
+    """`[dev] IFACE station dump|get MAC` (iw's station.c commands that print stations)."""
+    rest = args[2:] if args[:1] == ["dev"] else args[1:]
+    return rest[:1] == ["station"] and (
+        rest[1:] == ["dump"] or (rest[1:2] == ["get"] and len(rest) == 3)
+    )

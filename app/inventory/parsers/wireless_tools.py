@@ -24,6 +24,14 @@ _IWCONFIG_NONE = later(rf"^({_IFNAME})\s+no wireless extensions\.?\s*$")
 _IWCONFIG_WIFI = later(rf"^({_IFNAME})\s+(?:IEEE\s*802\.11\S*|unassociated)\b")
 _IWCONFIG_MORE = later(r"^\s+\S")
 _MAC = later(r"(?i)\b([0-9a-f]{2}(?::[0-9a-f]{2}){5})\b")
+# iwconfig.c's errors of a request: "Error for wireless request \"Set Mode\" (8B06) :" then
+# "    SET failed on device wlan0 ; Device or resource busy." (strerror of the ioctl's errno)
+_WEXT_REQUEST = later(r'^\s*Error for wireless request "[^"]{1,40}" \([0-9A-Fa-f]{1,8}\) :\s*$')
+_WEXT_FAILED = later(rf"^\s*(?:SET|GET) failed on device ({_IFNAME}) ; (.{{1,80}}?)\.?\s*$")
+# net/wireless/wext-core.c wireless_process_ioctl() (6.1, 6.12): -ENODEV when no device has the
+# name, -EOPNOTSUPP when it has no wireless handler (a wired NIC), and wext_permission_check()'s
+# -EPERM comes first; any other errno is the Wi-Fi driver's own answer to the request
+_WEXT_NOT_WIFI = frozenset({"No such device", "Operation not supported", "Operation not permitted"})
 
 # nmcli's TYPE column and GENERAL.TYPE: the ones that are a NIC's kind, in ip's words
 _NMCLI_KINDS = {"wifi": "ieee802.11", "ethernet": "ether", "802-3-ethernet": "ether"}
@@ -58,6 +66,14 @@ def _parse_iwconfig(text: str) -> Parsed[NetInterfaces]:
             continue
         if cur is not None and _IWCONFIG_MORE.match(line):
             continue  # Mode:, Access Point:, Bit Rate=, Link Quality= ... of the interface
+        if _WEXT_REQUEST.match(line):
+            continue  # the request that failed; the next line names the device
+        if m := _WEXT_FAILED.match(line):
+            cur = None
+            known = {n.name for n in res.interfaces}
+            if m.group(2).strip() not in _WEXT_NOT_WIFI and m.group(1) not in known:
+                res.interfaces.append(NetInterface(name=m.group(1), link_type="ieee802.11"))
+            continue
         bad += 1
     return res, finish("iwconfig", text, len(res.interfaces), bad)
 
@@ -81,6 +97,10 @@ def _parse_iw_dev(text: str) -> Parsed[NetInterfaces]:
         if m := re.match(rf"^Interface\s+({_IFNAME})$", stripped):
             cur = NetInterface(name=m.group(1), link_type="ieee802.11")
             res.interfaces.append(cur)
+            continue
+        if m := _IW_STATION.match(stripped):
+            # `iw dev IFACE station dump` pasted with (or as) iw's interface list
+            cur = _station_iface(res, m.group(1))
             continue
         if cur is not None and (m := re.match(r"^addr\s+(\S+)$", stripped)):
             cur.mac = m.group(1).lower() if _MAC.fullmatch(m.group(1)) else None
@@ -109,6 +129,39 @@ def _parse_iw_link(text: str) -> Parsed[NetInterfaces]:
             netif.operstate, netif.flags = "UP", ["UP", "LOWER_UP"]
             res.interfaces.append(netif)
     return res, finish("iw link", text, len(res.interfaces), 0)
+
+
+# iw's station.c print_sta_handler(): "Station %s (on %s)" of the peer's MAC (pasted redacted
+# as often as not) and the interface it is a station of, then tab-indented counters. Only a
+# Wi-Fi interface has stations (a managed one's AP, an AP's clients, a mesh point's peers).
+_IW_STATION = later(rf"^Station\s+\S{{1,40}}\s+\(on ({_IFNAME})\)$")
+
+
+def _station_iface(res: NetInterfaces, name: str) -> NetInterface | None:
+    """The Wi-Fi interface ``name`` of ``res``, added once however many stations it has."""
+    for netif in res.interfaces:
+        if netif.name == name:
+            return netif
+    if len(res.interfaces) >= 64:
+        return None
+    netif = NetInterface(name=name, link_type="ieee802.11")
+    res.interfaces.append(netif)
+    return netif
+
+
+def parse_iw_station(text: str) -> Parsed[NetInterfaces]:
+    """``iw dev IFACE station dump`` / ``station get MAC``: each ``Station MAC (on IFACE)``
+    names a Wi-Fi interface; the counters under it (signal, bitrates, mesh plink) are not read
+    here. Nothing is said of the link: a station entry outlives a dropped peer link."""
+    return guarded("iw station", _parse_iw_station, text, NetInterfaces)
+
+
+def _parse_iw_station(text: str) -> Parsed[NetInterfaces]:
+    res = NetInterfaces()
+    for line in split_lines(text):
+        if m := _IW_STATION.match(line.strip()):
+            _station_iface(res, m.group(1))
+    return res, finish("iw station", text, len(res.interfaces), 0)
 
 
 def parse_nmcli_device(text: str) -> Parsed[NetInterfaces]:
