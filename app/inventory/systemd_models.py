@@ -48,4 +48,5 @@ def name_by_device_units(inventory: Inventory, text: str, ids: IdDatabase) -> No
         ]
         if len({by_ids[i] for i in bound}) == 1:
             nic.chip = ids.name("pci", bound[0]) or by_ids[bound[0]]
+            nic.chip_family = None  # the family stood in for the chip nothing had named
             nic.evidence.append(f"dmesg: {models[by_ids[bound[0]]]}")

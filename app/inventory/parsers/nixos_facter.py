@@ -71,7 +71,7 @@ class _Record:
             net.description = "Wireless interface"
         # the report's own record: what keys a card whose excerpt shows no address (lshw_sightings)
         index = self.members.get("index", "")
-        net.node = f"record:{index}" if index.isdigit() else "network"
+        net.node = f"record:{index}" if index.isascii() and index.isdigit() else "network"
         return net
 
 
