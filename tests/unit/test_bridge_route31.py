@@ -25,10 +25,13 @@ from types import SimpleNamespace
 import pytest
 
 from sbctune.cli import tune_cmd
+from sbctune.cli.measure_live import Progress
 from sbctune.errors import UserError
 from sbctune.inventory.model import Inventory, Nic
 from sbctune.measure import route
+from sbctune.measure.outcome import MeasureRun
 from sbctune.measure.route import find_path
+from sbctune.measure.runner import RunStarted
 from sbctune.remote import batch
 from sbctune.remote.batch import StepResult
 from sbctune.tuning.ssh_stack import READ_LOWERS
@@ -90,7 +93,8 @@ class _Pi:
         self.answers = answers
         self.local_address = PC
 
-    def _answer(self, argv: Sequence[str]) -> str:
+    def _answer(self, asked: Sequence[str]) -> str:
+        argv = tuple(asked)
         if tuple(argv) == ("sh", "-c", READ_LOWERS):
             return self.answers["lowers"]
         if argv[:3] == ("ip", "-j", "route"):
@@ -153,3 +157,14 @@ async def test_measuring_a_bridge_port_uses_the_bridges_address_and_says_so() ->
 async def test_a_nic_with_no_address_anywhere_above_keeps_the_advice() -> None:
     with pytest.raises(UserError, match="eth0 on the Pi has no IPv4 address"):
         await find_path(_Pi(BARE), "eth0")  # type: ignore[arg-type]
+
+
+def test_the_live_lines_say_whose_address_the_test_uses(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    run = MeasureRun(
+        "pi", "eth0", "quick", "builtin", PC, "198.18.16.2", "2026-12-01T00:00:00+00:00"
+    )
+    note = "eth0 has no address of its own: it is under br0, so the test uses br0's address"
+    Progress()(RunStarted(run, note))
+    assert capsys.readouterr().err.splitlines()[1] == note
