@@ -32,8 +32,8 @@ def route_carrier(route_dev: str | None, lowers: dict[str, set[str]]) -> Carrier
     note = f"{nic}, under {route_dev}, carries your session: sbctune tests and tunes {nic}."
     if len(found) > 1:
         note = (
-            f"{route_dev} stands on {counted(len(found), 'NIC')} ({', '.join(found)}); sbctune "
-            f"takes {nic}, the first: give --nic to choose another."
+            f"{route_dev} stands on {counted(len(found), 'device')} ({', '.join(found)}); "
+            f"sbctune tests and tunes {nic}, the first by name: give --nic to choose another."
         )
     return Carrier(nic, note)
 

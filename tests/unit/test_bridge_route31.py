@@ -168,3 +168,17 @@ def test_the_live_lines_say_whose_address_the_test_uses(
     note = "eth0 has no address of its own: it is under br0, so the test uses br0's address"
     Progress()(RunStarted(run, note))
     assert capsys.readouterr().err.splitlines()[1] == note
+
+
+# The same lab with a second port on br0 (`ip link add vx0 type veth peer name vx1`,
+# `ip link set vx0 master br0`), READ_LOWERS' answer then.
+TWO_PORTS = "br0/lower_eth0\nbr0/lower_vx0\nbr0/bridge/stp_state 0\nbr0/bridge/forward_delay 1500\n"
+
+
+async def test_a_bridge_over_two_devices_says_which_it_takes_and_how_to_choose() -> None:
+    path = await find_path(_Pi(BRIDGED | {"lowers": TWO_PORTS}), None)  # type: ignore[arg-type]
+    assert path.nic == "eth0"
+    assert path.note == (
+        "br0 stands on 2 devices (eth0, vx0); sbctune tests and tunes eth0, the first by name: "
+        "give --nic to choose another."
+    )
