@@ -77,6 +77,7 @@ class Inspected:
     collection: Collection
     inventory_id: int | None  # None: not stored (no device yet)
     nic: str | None  # the NIC to test by default
+    nic_note: str | None = None  # why, where the route names a bridge, bond or VLAN over it
 
 
 async def inspect_pi(session: Session, history: History, device_id: int | None) -> Inspected:
@@ -88,4 +89,6 @@ async def inspect_pi(session: Session, history: History, device_id: int | None) 
     if device_id is not None:
         stored = inventory.to_json() | {"raw": raw_json(collection)}
         inventory_id = history.save_inventory(device_id, stored)
-    return Inspected(inventory, collection, inventory_id, default_nic(inventory, path.nic))
+    nic = default_nic(inventory, path.nic)
+    note = path.note if nic == path.nic else None
+    return Inspected(inventory, collection, inventory_id, nic, note)

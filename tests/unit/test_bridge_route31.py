@@ -19,7 +19,7 @@ The Pi's answers are the lab's, captured on 2026-12-01 by bridge31 in its own la
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from types import SimpleNamespace
 
 import pytest
@@ -35,7 +35,7 @@ from sbctune.measure.runner import RunStarted
 from sbctune.remote import batch
 from sbctune.remote.batch import StepResult
 from sbctune.tuning.ssh_stack import READ_LOWERS
-from sbctune.workflow import measuring
+from sbctune.workflow import connecting, measuring
 from sbctune.workflow.connecting import default_nic
 
 PC = "198.18.16.1"
@@ -182,3 +182,22 @@ async def test_a_bridge_over_two_devices_says_which_it_takes_and_how_to_choose()
         "br0 stands on 2 devices (eth0, vx0); sbctune tests and tunes eth0, the first by name: "
         "give --nic to choose another."
     )
+
+
+async def test_the_windows_inspect_picks_eth0_and_keeps_the_words(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    inventory = Inventory(nics=[Nic("eth0", driver="macb")])
+    monkeypatch.setattr(connecting, "inspect_host", _inspected(inventory))
+    found = await connecting.inspect_pi(_Pi(BRIDGED), None, None)  # type: ignore[arg-type]
+    assert (found.nic, found.nic_note) == (
+        "eth0",
+        "eth0, under br0, carries your session: sbctune tests and tunes eth0.",
+    )
+
+
+def _inspected(inventory: Inventory) -> Callable[[object], Awaitable[tuple[Inventory, object]]]:
+    async def inspect_host(session: object) -> tuple[Inventory, object]:
+        return inventory, None
+
+    return inspect_host
