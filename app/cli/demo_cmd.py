@@ -180,7 +180,12 @@ async def _flow(session: Session, args: argparse.Namespace) -> FlowResult:
     steps = CALIBRATED_FLOW_STEPS if args.calibrate else FLOW_STEPS
     if not args.no_tune:
         # The NIC the flow tests: the one asked for, else the route to this PC (as one_click).
-        nic = args.nic or (await find_path(session, None)).route_dev
+        nic = args.nic
+        if nic is None:
+            path = await find_path(session, None)
+            nic = path.nic
+            if path.note:  # eth0 under br0: the route names the bridge, the flow tests eth0
+                _step(path.note)
         await _consent_lines(session, inventory, nic, args.allow_link_restart)
     if args.find:
         steps = FIND_FLOW_STEPS

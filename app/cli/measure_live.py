@@ -43,6 +43,8 @@ class Progress:
         if isinstance(event, RunStarted):
             self.run = event.run
             say(f"Measuring over {nic_words(event.run)}")
+            if event.path_note:
+                say(event.path_note)
             return
         if isinstance(event, PiLoad):
             self.last_load = event.sample

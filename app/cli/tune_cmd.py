@@ -28,7 +28,6 @@ from sbctune.cli.tune_plan_text import WholeNamesHelpFormatter, plan_lines
 from sbctune.cli.tune_status import leftover_text, nothing_to_revert_text, print_status
 from sbctune.errors import UserError
 from sbctune.history import History, HistoryError
-from sbctune.limits import parse_json
 from sbctune.tuning import (
     DEFAULT_GUARD_SECONDS,
     TWEAK_IDS,
@@ -241,13 +240,18 @@ def _out(args: argparse.Namespace, data: dict[str, Any], text: str) -> None:
     print(json.dumps(data) if args.json else fit(text))
 
 
-async def _nic_towards_pc(session: Session) -> str | None:
-    result = await session.run(["ip", "-j", "route", "get", session.local_address], timeout=15)
+async def _nic_towards_pc(session: Session, quiet: bool = False) -> str | None:
+    """The NIC traffic to this PC leaves by: under the bridge, bond or VLAN the route names
+    (find_path's rule, as the one-click flow and the window choose), said where it is one."""
+    from sbctune.measure.route import find_path  # loaded where a plan is made (issue 22)
+
     try:
-        routes = parse_json(result.stdout or "[]")
-        return str(routes[0]["dev"]) if routes else None
-    except (ValueError, KeyError, IndexError, TypeError):
+        path = await find_path(session, None)
+    except UserError:
         return None
+    if path.note and not quiet:
+        print(fit(path.note), file=sys.stderr)
+    return path.nic
 
 
 async def _plan(session: Session, args: argparse.Namespace) -> TuningPlan:
@@ -255,7 +259,7 @@ async def _plan(session: Session, args: argparse.Namespace) -> TuningPlan:
     if leftover is not None and leftover.state != "confirmed" and not args.json:
         print(leftover_text(leftover), file=sys.stderr)
     inventory, _ = await inspect_host(session)
-    nic = args.nic or await _nic_towards_pc(session)
+    nic = args.nic or await _nic_towards_pc(session, args.json)
     options: dict[str, Any] = {"persist": args.persist}
     if args.mtu:
         options["mtu"] = args.mtu

@@ -11,7 +11,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from sbctune.errors import UserError
+from sbctune.inventory.device_graph import READ_LOWERS, parse_lowers
 from sbctune.limits import parse_json
+from sbctune.measure.stacked_route import borrowed_address, carries, route_carrier
 from sbctune.remote import batch
 
 if TYPE_CHECKING:  # SSH (asyncssh) loads where a session is opened (issue 22)
@@ -26,6 +28,10 @@ class TestPath:
     pi_address: str | None
     route_dev: str | None
     warning: str | None
+    # The NIC under route_dev (itself where nothing is stacked on it): the NIC to test and
+    # tune by default; None where the route was not read.
+    nic: str | None = None
+    note: str | None = None  # in words, where the NIC is under a bridge, bond or VLAN
 
 
 def local_address_towards(addr: str) -> str | None:
@@ -50,48 +56,69 @@ def _route(text: str) -> tuple[str | None, str | None]:
         return None, None
 
 
-def _nic_ipv4(nic: str, result: batch.StepResult) -> tuple[str, int]:
-    """The first IPv4 address and prefix of `ip -j -4 addr show dev NIC`, or a clear error."""
+def _inet(result: batch.StepResult) -> dict[str, tuple[str, int]]:
+    """device -> its first IPv4 address and prefix, from `ip -j -4 addr show`."""
+    found: dict[str, tuple[str, int]] = {}
     try:
-        addrs = parse_json(result.text or "[]")
-        inet = [
-            (a["local"], int(a.get("prefixlen", 32)))
-            for i in addrs
-            for a in i.get("addr_info", [])
-            if a.get("family") == "inet"
-        ]
-    except (ValueError, KeyError, TypeError):
-        inet = []
-    if not inet and "does not exist" in result.error_text:
+        for dev in parse_json(result.text or "[]"):
+            inet = [a for a in dev.get("addr_info", []) if a.get("family") == "inet"]
+            name = dev.get("ifname")
+            if inet and isinstance(name, str) and _IFACE.match(name):
+                found.setdefault(name, (str(inet[0]["local"]), int(inet[0].get("prefixlen", 32))))
+    except (ValueError, KeyError, TypeError, AttributeError):
+        return {}
+    return found
+
+
+def _nic_ipv4(
+    nic: str, result: batch.StepResult, every: batch.StepResult, lowers: dict[str, set[str]]
+) -> tuple[str, int, str | None]:
+    """The first IPv4 address and prefix of `ip -j -4 addr show dev NIC`, else the address of
+    the device stacked on it (a bridge port's bridge), with words saying so; or a clear error."""
+    inet = _inet(result).get(nic)
+    if inet is None and "does not exist" in result.error_text:
         raise UserError(
             f"The Pi has no network interface {nic}.",
             "`sbctune inspect HOST` lists the Pi's NICs; give one of them with --nic.",
         )
-    if not inet:
+    if inet is not None:
+        return (*inet, None)
+    borrowed = borrowed_address(nic, lowers, _inet(every))
+    if borrowed is None:
         raise UserError(
             f"{nic} on the Pi has no IPv4 address.",
             "Bring the interface up and give it an address on this PC's network.",
         )
-    return inet[0]
+    upper, addr, prefix = borrowed
+    note = (
+        f"{nic} has no address of its own: it is under {upper}, so the test uses {upper}'s "
+        f"address {addr}, and its traffic crosses {nic}."
+    )
+    return addr, prefix, note
 
 
 async def _path_through(
-    session: Session, nic: str, addr: batch.StepResult, route_dev: str | None, pc: str
-) -> tuple[str, str, str | None]:
-    """(PC address, Pi address, device the Pi routes through) for tests over ``nic``."""
-    pi_addr, prefix = _nic_ipv4(nic, addr)
+    session: Session,
+    nic: str,
+    addrs: tuple[batch.StepResult, batch.StepResult],
+    route_dev: str | None,
+    lowers: dict[str, set[str]],
+) -> tuple[str, str, str | None, str | None]:
+    """(PC address, Pi address, device the Pi routes through, a note) for tests over ``nic``."""
+    pc = session.local_address
+    pi_addr, prefix, note = _nic_ipv4(nic, addrs[0], addrs[1], lowers)
     # This PC may also sit on the NIC's own network (SSH over one NIC, tests over another).
     subnet = ipaddress.ip_network(f"{pi_addr}/{prefix}", strict=False)
     nearer = local_address_towards(pi_addr)
     if nearer and nearer != pc and ipaddress.ip_address(nearer) in subnet:
         pc = nearer
-    if route_dev != nic or pc != session.local_address:
+    if not carries(route_dev, nic, lowers) or pc != session.local_address:
         check = await session.run_script(
             [batch.command("ip", "-j", "route", "get", pc, "from", pi_addr)]
         )
         with contextlib.suppress(ValueError, IndexError, AttributeError):
             route_dev = parse_json(check[0].text or "[]")[0].get("dev", route_dev)
-    return pc, pi_addr, route_dev
+    return pc, pi_addr, route_dev, note
 
 
 async def find_path(session: Session, nic: str | None) -> TestPath:
@@ -104,18 +131,29 @@ async def find_path(session: Session, nic: str | None) -> TestPath:
         )
     if nic is not None and not _IFACE.match(nic):
         raise UserError(f"“{nic}” is not a network interface name.", "Example: --nic eth0")
-    steps = [batch.command("ip", "-j", "route", "get", pc)]
+    # The device graph rides in the same round trip: the route may name a bridge, bond or
+    # VLAN whose NIC is the one to test (the tuner's rule for the SSH NIC, the same graph).
+    steps = [
+        batch.command("ip", "-j", "route", "get", pc),
+        batch.command("sh", "-c", READ_LOWERS),
+    ]
     if nic:
         steps.append(batch.command("ip", "-j", "-4", "addr", "show", "dev", nic))
+        steps.append(batch.command("ip", "-j", "-4", "addr", "show"))
     results = await session.run_script(steps)
     route_dev, pi_addr = _route(results[0].text)
-    if nic:
-        pc, pi_addr, route_dev = await _path_through(session, nic, results[1], route_dev, pc)
+    lowers = parse_lowers(results[1].text) if results[1].ok else {}
+    if not nic:
+        carrier = route_carrier(route_dev, lowers)
+        return TestPath(pc, pi_addr, route_dev, None, carrier.nic, carrier.note)
+    pc, pi_addr, route_dev, note = await _path_through(
+        session, nic, (results[2], results[3]), route_dev, lowers
+    )
     warning = None
-    if nic and route_dev and route_dev != nic:
+    if route_dev and not carries(route_dev, nic, lowers):
         warning = (
             f"Traffic to this PC ({pc}) leaves the Pi through {route_dev}, not {nic}: the "
             f"results would measure {route_dev}. Put this PC on {nic}'s network, or "
             "choose that NIC."
         )
-    return TestPath(pc, pi_addr, route_dev, warning)
+    return TestPath(pc, pi_addr, route_dev, warning, nic, note)

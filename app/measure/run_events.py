@@ -51,6 +51,9 @@ class RunStarted:
     when the run is cancelled."""
 
     run: MeasureRun
+    # How the test reaches its NIC where that is not plain: a bridge port tested through its
+    # bridge's address (measure.stacked_route), said when the run starts.
+    path_note: str | None = None
 
 
 Event = LiveInterval | TestStarted | TestFinished | PiLoad | RunStarted | LiveLatency | TrialsAdded

@@ -91,11 +91,11 @@ async def measure(
     that was running marked incomplete) before the cancel propagates. `watch`: sampled files
     (sbctune.workflow.tuning_read), kept per test in run.tuning_watch."""
     version, path = await _ready_to_measure(session, nic, allow_wrong_route)
-    run = new_run(session, plan, nic or path.route_dev, endpoint, path, version)
+    run = new_run(session, plan, nic or path.nic, endpoint, path, version)
     emit = on_event or (lambda event: None)
     probes = LatencyMonitor(session, path.pc_address, path.pi_address, emit, enabled=latency)
     run.latency = probes.record  # idle and loaded round trips per test (sbctune.measure.latency)
-    emit(RunStarted(run))
+    emit(RunStarted(run, path.note))
     with measuring(session):  # refuse_if_busy refuses a second run of this Pi meanwhile
         ctx = _Running(session, path, endpoint, iperf3_path, version, emit, pc_port, probes, run)
         try:

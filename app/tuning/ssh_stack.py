@@ -17,49 +17,9 @@ from __future__ import annotations
 
 import re
 
-# One line per upper/lower pair, "br0/lower_eth0", then each bridge's spanning-tree state and
-# forward delay ("br0/bridge/stp_state 1"); always exits 0 where sysfs is there, so an empty
-# answer means no stacked device (and a failure means the graph was not read).
-READ_LOWERS = (
-    'cd /sys/class/net || exit 1; for f in */lower_*; do [ -L "$f" ] && printf "%s\\n" "$f"; '
-    "done; for f in */bridge/stp_state */bridge/forward_delay; do "
-    '[ -f "$f" ] && printf "%s %s\\n" "$f" "$(cat "$f")"; done; exit 0'
-)
-_PAIR = re.compile(r"([^/\s]{1,15})/lower_([^/\s]{1,15})")
+from sbctune.inventory.device_graph import MAX_TEXT, READ_LOWERS, parse_lowers, path_down
+
 _STP = re.compile(r"([^/\s]{1,15})/bridge/(stp_state|forward_delay) ([0-9]{1,9})")
-_MAX_TEXT = 65536  # the Pi's answer is untrusted: bounded before it is read
-_MAX_DEPTH = 8  # deeper than any real stack (bridge over bond over VLAN over DSA)
-
-
-def parse_lowers(text: str) -> dict[str, set[str]]:
-    """upper -> the devices directly under it, from READ_LOWERS' answer (other lines ignored)."""
-    lowers: dict[str, set[str]] = {}
-    for line in text[:_MAX_TEXT].splitlines():
-        match = _PAIR.fullmatch(line.strip())
-        if match:
-            lowers.setdefault(match.group(1), set()).add(match.group(2))
-    return lowers
-
-
-def path_down(top: str, nic: str, lowers: dict[str, set[str]]) -> list[str] | None:
-    """The devices from `top` down to `nic` ([top, ..., nic]), or None where nic is not under
-    top; [nic] where they are the same. Breadth first, each device once, bounded in depth."""
-    above: dict[str, str] = {top: ""}
-    level = [top]
-    for _ in range(_MAX_DEPTH + 1):
-        if nic in above:
-            path = [nic]
-            while above[path[-1]]:
-                path.append(above[path[-1]])
-            return path[::-1]
-        following = []
-        for dev in level:
-            for low in sorted(lowers.get(dev, ())):
-                if low not in above:
-                    above[low] = dev
-                    following.append(low)
-        level = following
-    return None
 
 
 def stp_seconds(text: str) -> dict[str, int]:
@@ -68,7 +28,7 @@ def stp_seconds(text: str) -> dict[str, int]:
     listening and learning, forward_delay each (net/bridge/br_stp.c: br_make_forwarding);
     sysfs gives forward_delay in hundredths of a second (br_sysfs_br.c: jiffies_to_clock_t)."""
     found: dict[str, dict[str, int]] = {}
-    for line in text[:_MAX_TEXT].splitlines():
+    for line in text[:MAX_TEXT].splitlines():
         match = _STP.fullmatch(line.strip())
         if match:
             found.setdefault(match.group(1), {})[match.group(2)] = int(match.group(3))
@@ -77,3 +37,6 @@ def stp_seconds(text: str) -> dict[str, int]:
         for bridge, values in found.items()
         if values.get("stp_state", 0) != 0 and values.get("forward_delay", 0) > 0
     }
+
+
+__all__ = ["READ_LOWERS", "parse_lowers", "path_down", "stp_seconds"]

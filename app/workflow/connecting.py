@@ -60,11 +60,12 @@ async def connected_facts(session: Session) -> ConnectedInfo:
     )
 
 
-def default_nic(inventory: Inventory, route_dev: str | None) -> str | None:
-    """The NIC that carries traffic to this PC, else the first wired one with a name."""
+def default_nic(inventory: Inventory, route_nic: str | None) -> str | None:
+    """The NIC that carries traffic to this PC (under the bridge, bond or VLAN the route
+    names: find_path's `nic`), else the first wired one with a name."""
     names = [n.name for n in inventory.nics if n.name]
-    if route_dev in names:
-        return route_dev
+    if route_nic in names:
+        return route_nic
     wired = [n.name for n in inventory.nics if n.name and not n.wireless]
     choices = wired or names
     return choices[0] if choices else None
@@ -76,6 +77,7 @@ class Inspected:
     collection: Collection
     inventory_id: int | None  # None: not stored (no device yet)
     nic: str | None  # the NIC to test by default
+    nic_note: str | None = None  # why, where the route names a bridge, bond or VLAN over it
 
 
 async def inspect_pi(session: Session, history: History, device_id: int | None) -> Inspected:
@@ -87,4 +89,6 @@ async def inspect_pi(session: Session, history: History, device_id: int | None) 
     if device_id is not None:
         stored = inventory.to_json() | {"raw": raw_json(collection)}
         inventory_id = history.save_inventory(device_id, stored)
-    return Inspected(inventory, collection, inventory_id, default_nic(inventory, path.route_dev))
+    nic = default_nic(inventory, path.nic)
+    note = path.note if nic == path.nic else None
+    return Inspected(inventory, collection, inventory_id, nic, note)

@@ -152,7 +152,7 @@ async def _route_nic(session: Session) -> str | None:
     """The NIC traffic to this PC leaves the Pi through (None where it cannot be told: the
     runner says why when it measures)."""
     try:
-        return (await runner.find_path(session, None)).route_dev
+        return (await runner.find_path(session, None)).nic
     except UserError:
         return None
 

@@ -62,7 +62,7 @@ async def one_click(
             stored["raw"] = raw_json(collection)
         inventory_id = history.save_inventory(device.id, stored)
     # The NIC under test: the one asked for, else the one the route to this PC leaves through.
-    nic = options.nic or (await runner.find_path(session, None)).route_dev
+    nic = options.nic or (await runner.find_path(session, None)).nic
     nic_info = inventory.nic(nic) if nic else None
     ctx = FlowContext(
         session=session,

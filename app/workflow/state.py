@@ -55,6 +55,8 @@ class WorkflowState:
     inventory: Inventory | None = None
     inventory_id: int | None = None
     nic: str | None = None  # the NIC under test
+    # Why Inspect picked it, where that is not plain (eth0 under the bridge the route names)
+    nic_note: str | None = None
     baseline: RunRecord | None = None
     after: RunRecord | None = None
     partial: list[RunRecord] = field(default_factory=list)  # cancelled runs kept, incomplete
@@ -140,11 +142,17 @@ class WorkflowState:
         self.session = session
         self._changed("connection")
 
-    def inspected(self, inventory: Inventory, inventory_id: int | None, nic: str | None) -> None:
+    def inspected(
+        self,
+        inventory: Inventory,
+        inventory_id: int | None,
+        nic: str | None,
+        nic_note: str | None = None,
+    ) -> None:
         self.inventory = inventory
         if inventory_id is not None:
             self.inventory_id = inventory_id
-        self.nic = nic
+        self.nic, self.nic_note = nic, nic_note
         self._forget()
         self._changed("inventory", "nic", "results", "tuning")
 
@@ -152,7 +160,7 @@ class WorkflowState:
         """Another NIC under test: the old figures no longer apply. False: no change."""
         if nic == self.nic:
             return False
-        self.nic = nic
+        self.nic, self.nic_note = nic, None  # the user's choice needs no reason said
         self._forget()
         self._changed("nic", "results", "tuning")
         return True

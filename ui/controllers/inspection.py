@@ -69,6 +69,6 @@ class InspectController(QObject):
         except asyncio.CancelledError:
             self.busy.emit(False)
             raise
-        state.inspected(found.inventory, found.inventory_id, found.nic)
+        state.inspected(found.inventory, found.inventory_id, found.nic, found.nic_note)
         self.busy.emit(False)
         self.inspected.emit(found.inventory)

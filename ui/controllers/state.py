@@ -78,6 +78,11 @@ class AppState(QObject):
         return self.model.nic
 
     @property
+    def nic_note(self) -> str | None:
+        """Why Inspect picked the NIC, where the route names a bridge, bond or VLAN over it."""
+        return self.model.nic_note
+
+    @property
     def selected_nic(self) -> Nic | None:
         return self.model.selected_nic
 

@@ -122,8 +122,11 @@ class InspectPage(Page):
         elif nic is None:
             self.ready.setText("Pick the NIC to test below.")
         else:
+            # eth0 under br0: the route names the bridge, which is not among the cards
+            why = f" {self._state.nic_note}" if self._state.nic_note else ""
             self.ready.setText(
-                f"Ready to test {nic}: measure, apply the safe tweaks under a guard, measure again."
+                f"Ready to test {nic}: measure, apply the safe tweaks under a guard, "
+                f"measure again.{why}"
             )
 
     def show_inventory(self, inventory: Inventory) -> None:
