@@ -65,7 +65,11 @@ def show_rings(ifname: str, dev: dict[str, Any]) -> str:
 
     lines = [f"Ring parameters for {ifname}:", "Pre-set maximums:", *block(rings["max"])]
     lines += ["Current hardware settings:", *block(rings["cur"])]
-    lines += ["RX Buf Len:\t\tn/a", "CQE Size:\t\tn/a", "TX Push:\toff", "TCP data split:\tn/a"]
+    # rings_fill_reply puts ETHTOOL_A_RINGS_TX_PUSH always from 5.19 on (6.1); an older kernel
+    # has no such attribute and ethtool prints n/a (audit 40: the 5.10 core fact)
+    reported = (dev.get("ring_params_core") or {}).get("tx_push_reported", True)
+    push = "off" if reported else "n/a"
+    lines += ["RX Buf Len:\t\tn/a", "CQE Size:\t\tn/a", f"TX Push:\t{push}", "TCP data split:\tn/a"]
     return "\n".join(lines) + "\n"
 
 
@@ -80,9 +84,12 @@ def set_rings(ifname: str, dev: dict[str, Any], args: list[str]) -> None:
     if not has_ops and not core.get("before_ops"):
         raise nl_error(EOPNOTSUPP, code)
     given = [name for name, _ in pairs]
+    # 6.1: EOPNOTSUPP; before 5.17 genetlink's strict parse refuses an attribute past the
+    # policy's last (ETHTOOL_A_RINGS_TX) with EINVAL, "Unknown attribute type" (audit 40)
+    errno = ERRNO.get(str(core.get("errno")), EOPNOTSUPP)
     for name, text in (core.get("refused") or {}).items():  # in the kernel's order
         if name in given:
-            raise nl_error(EOPNOTSUPP, code, text, attr_offset(ifname, given.index(name)))
+            raise nl_error(errno, code, text, attr_offset(ifname, given.index(name)))
     if not has_ops or rings is None:
         raise nl_error(EOPNOTSUPP, code)
     pairs = [(name, value) for name, value in pairs if name in RING_PARAMS]

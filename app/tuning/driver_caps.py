@@ -187,8 +187,15 @@ def kernel_fact(name: str, kernel: str | None = None) -> tuple[Any, str] | None:
     between or after the series takes the one its release has (6.18: 6.12's netdev_fix_features
     with the USO rule of 2b2bc3bab158, 6.11; audit 37 row 4), not the first listed."""
     series = set(series_of(kernel))
-    for fact in table()["hand"].get("_kernel", []):
-        if fact["fact"] != name or not series & set(fact["kernels"]):
+    facts = [f for f in table()["hand"].get("_kernel", []) if f["fact"] == name]
+    older = set(table().get("cited_kernels", {}))
+    # a fact read in an older tree (5.10: the ring attributes before 5.17, audit 40) is the
+    # running kernel's own where its release range says it holds, and only there
+    for fact in facts:
+        if set(fact["kernels"]) <= older and release_holds(fact, kernel) is True:
+            return fact["value"], f"{fact['file']}: {fact['symbol']}"
+    for fact in facts:
+        if not series & set(fact["kernels"]):
             continue
         if release_holds(fact, kernel) is not False:
             return fact["value"], f"{fact['file']}: {fact['symbol']}"
