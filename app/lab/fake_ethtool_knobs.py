@@ -87,9 +87,11 @@ def set_rings(ifname: str, dev: dict[str, Any], args: list[str]) -> None:
     # 6.1: EOPNOTSUPP; before 5.17 genetlink's strict parse refuses an attribute past the
     # policy's last (ETHTOOL_A_RINGS_TX) with EINVAL, "Unknown attribute type" (audit 40)
     errno = ERRNO.get(str(core.get("errno")), EOPNOTSUPP)
-    for name, text in (core.get("refused") or {}).items():  # in the kernel's order
-        if name in given:
-            raise nl_error(errno, code, text, attr_offset(ifname, given.index(name)))
+    refused = core.get("refused") or {}
+    # ethnl_set_rings checks in its own order; the parser meets attributes in the message's
+    order = given if core.get("order") == "message" else list(refused)
+    for name in (n for n in order if n in refused and n in given):
+        raise nl_error(errno, code, refused[name], attr_offset(ifname, given.index(name)))
     if not has_ops or rings is None:
         raise nl_error(EOPNOTSUPP, code)
     pairs = [(name, value) for name, value in pairs if name in RING_PARAMS]

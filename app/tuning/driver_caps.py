@@ -56,6 +56,7 @@ __all__ = [
     "mtu_drops",
     "mtu_fifo_refused",
     "mtu_renegotiates",
+    "release_holds",
     "rpi_carried",
     "seen_as",
     "series_of",

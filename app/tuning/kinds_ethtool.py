@@ -458,8 +458,12 @@ def _eee_off_already(ctx: Context) -> str:
         return kept
     if caps is None or not driver_caps.fact_in_every_series(caps, "eee_default"):
         return "EEE is off already"
+    # a series' default whose release range leaves the running kernel out does not count
+    # (lan78xx's phylib default of 6.10-6.17 on a 5.10 or 5.15 kernel: audit 40 row 2)
+    kernel = ctx.inventory.board.kernel
     defaults = [f["value"] for f in driver_caps.table()["hand"].get(caps.driver, [])
-                if f["fact"] == "eee_default" and set(f["kernels"]) & set(caps.series)]  # fmt: skip
+                if f["fact"] == "eee_default" and set(f["kernels"]) & set(caps.series)
+                and driver_caps.release_holds(f, kernel) is not False]  # fmt: skip
     if any(d.get("enabled") for d in defaults):  # on by default in some series it may be
         return "EEE is off already"
     return f"EEE is off already: {caps.driver} turns it off at start ({caps.cite('eee_default')})"
