@@ -62,7 +62,8 @@ def test_row1_the_parser_stops_at_the_first_unknown_attribute(tmp_path: Path, ke
 @pytest.mark.parametrize("kernel", SERIES)
 def test_row1_the_series_keep_the_cores_refusal(tmp_path: Path, kernel: str) -> None:
     answer = ethtool(lab_state(tmp_path, "igb", "I350", kernel), "-G", "eth0", "tx-push", "on")
-    assert answer == ("", ["netlink error: setting tx push not supported (offset 36)", EOPNOTSUPP], 81)
+    refused = "netlink error: setting tx push not supported (offset 36)"
+    assert answer == ("", [refused, EOPNOTSUPP], 81)
 
 
 def _tx_push(tmp_path: Path, kernel: str) -> str:
@@ -89,7 +90,8 @@ def _step(key: str, stdout: str, code: int = 0, stderr: str = "") -> StepResult:
 def _eee_off(tmp_path: Path, kernel: str) -> PlannedTweak:
     """eee-off planned for a lan78xx eth0 from the lab's --show-eee on `kernel`, the SSH session
     over wlan0."""
-    out, err, code = ethtool(lab_state(tmp_path, "lan78xx", "LAN7800", kernel), "--show-eee", "eth0")
+    state = lab_state(tmp_path, "lan78xx", "LAN7800", kernel)
+    out, err, code = ethtool(state, "--show-eee", "eth0")
     found = Facts("eth0")
     found.steps["ethtool --show-eee"] = _step("ethtool --show-eee", out, code, "\n".join(err))
     link = [{"ifname": "eth0", "flags": ["UP", "LOWER_UP"], "mtu": 1500}]
