@@ -458,15 +458,25 @@ def _eee_off_already(ctx: Context) -> str:
         return kept
     if caps is None or not driver_caps.fact_in_every_series(caps, "eee_default"):
         return "EEE is off already"
-    # a series' default whose release range leaves the running kernel out does not count
-    # (lan78xx's phylib default of 6.10-6.17 on a 5.10 or 5.15 kernel: audit 40 row 2)
     kernel = ctx.inventory.board.kernel
     defaults = [f["value"] for f in driver_caps.table()["hand"].get(caps.driver, [])
-                if f["fact"] == "eee_default" and set(f["kernels"]) & set(caps.series)
-                and driver_caps.release_holds(f, kernel) is not False]  # fmt: skip
+                if f["fact"] == "eee_default" and _default_may_hold(f, caps, kernel)]  # fmt: skip
     if any(d.get("enabled") for d in defaults):  # on by default in some series it may be
         return "EEE is off already"
     return f"EEE is off already: {caps.driver} turns it off at start ({caps.cite('eee_default')})"
+
+
+def _default_may_hold(
+    fact: dict[str, Any], caps: driver_caps.DriverCaps, kernel: str | None
+) -> bool:
+    """Whether a driver's EEE default may be the running kernel's: one of its series unless its
+    release range leaves the kernel out (lan78xx's phylib default, 6.10-6.17, on a 5.10 or 5.15
+    kernel: audit 40 row 2); one of a cited tree (7.2's phylink default) where its range holds."""
+    holds = driver_caps.release_holds(fact, kernel)
+    if set(fact["kernels"]) & set(caps.series):
+        return holds is not False
+    cited = set(driver_caps.table().get("cited_kernels", {}))
+    return set(fact["kernels"]) <= cited and holds is True
 
 
 def _chip_keeps_eee_off(ctx: Context) -> str | None:

@@ -28,7 +28,7 @@ from sbctune.tuning import catalog
 from sbctune.tuning.kinds import PLANNERS, Context
 from sbctune.tuning.model import PlannedTweak
 from sbctune.tuning.probe import Facts
-from tests.fake_ethtool_support import ethtool, lab_state
+from tests.fake_ethtool_support import ethtool, lab_state, root
 
 pytestmark = pytest.mark.posix_only("the lab's fake ethtool locks its state with fcntl")
 
@@ -87,10 +87,12 @@ def _step(key: str, stdout: str, code: int = 0, stderr: str = "") -> StepResult:
     return StepResult(batch.Step(("true",), key), code, stdout.encode(), stderr.encode())
 
 
-def _eee_off(tmp_path: Path, kernel: str) -> PlannedTweak:
-    """eee-off planned for a lan78xx eth0 from the lab's --show-eee on `kernel`, the SSH session
-    over wlan0."""
+def _eee_off(tmp_path: Path, kernel: str, turned_off: bool = False) -> PlannedTweak:
+    """eee-off planned for a lan78xx eth0 from the lab's --show-eee on `kernel` (after the user
+    turned EEE off: `turned_off`), the SSH session over wlan0."""
     state = lab_state(tmp_path, "lan78xx", "LAN7800", kernel)
+    if turned_off:
+        assert ethtool(state, "--set-eee", "eth0", "eee", "off")[2] == 0
     out, err, code = ethtool(state, "--show-eee", "eth0")
     found = Facts("eth0")
     found.steps["ethtool --show-eee"] = _step("ethtool --show-eee", out, code, "\n".join(err))
@@ -111,3 +113,12 @@ def test_row2_lan78xx_eee_off_says_why_on_kernels_before_6_10(tmp_path: Path, ke
         "EEE is off already: lan78xx turns it off at start "
         "(drivers/net/usb/lan78xx.c: lan78xx_get_eee)"
     )
+
+
+@root
+@pytest.mark.parametrize("kernel", ["6.12.25+rpt-rpi-v8", "6.18.3+rpt-rpi-v8"])
+def test_row2_where_eee_starts_on_off_already_gives_no_why(tmp_path: Path, kernel: str) -> None:
+    # 6.12's phylib default and 7.2's phylink default (from 6.17) turn EEE on at start: EEE off
+    # there is the user's doing, not the driver's (a guard: the dated default must still count)
+    item = _eee_off(tmp_path, kernel, turned_off=True)
+    assert item.applicable and item.reason == "EEE is off already"
