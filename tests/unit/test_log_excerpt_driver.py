@@ -12,7 +12,6 @@ from sbctune.advice.inspect import inspect_bundle
 from sbctune.inventory.bundle import write_bundle
 from sbctune.inventory.collect import round1_steps
 from sbctune.inventory.model import Inventory, Nic
-from sbctune.inventory.pci_driver_links import pci_driver_files
 from sbctune.lab.errors import ProfileError
 from sbctune.lab.profile import load_profile
 from tests.lab_profiles import profile_copy
@@ -74,6 +73,8 @@ def test_a_sysfs_function_without_a_driver_link_has_none(tmp_path: Path) -> None
 
 
 def test_collect_reads_each_pci_function_driver_link_bounded() -> None:
+    from sbctune.inventory.pci_driver_links import pci_driver_files
+
     assert "pci-drivers" in [step.key for step in round1_steps()]
     answer = (
         b"0000:01:00.0\0\0"
