@@ -53,13 +53,10 @@ def pci_driver_sightings(sysfs: Mapping[str, str]) -> Iterator[Sighting]:
         seen += 1
         if seen > MAX_FUNCTIONS:
             return
+        # no "bus" fact: the key says PCI, and the listing's line stays the one that shows it
         sighting = Sighting([("pci", address)])
         if not target.strip():
-            line = f"{path}: no such link (no driver bound)"
-            sighting.add("bus", "pci", _SRC, line)
-            sighting.add("driver_none", True, _SRC, line)
+            sighting.add("driver_none", True, _SRC, f"{path}: no such link (no driver bound)")
         elif (driver := _driver_name(target)) is not None:
-            line = f"{path} -> {target.strip()[:256]}"
-            sighting.add("bus", "pci", _SRC, line)
-            sighting.add("driver", driver, _SRC, line)
+            sighting.add("driver", driver, _SRC, f"{path} -> {target.strip()[:256]}")
         yield sighting

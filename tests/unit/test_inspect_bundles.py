@@ -87,7 +87,9 @@ def test_cm4_i340_profile_has_four_unbound_82580s(tmp_path: Path) -> None:
     assert all(n.chip and "82580" in n.chip for n in unbound)
     assert [f.id for f in inv.findings].count("no-driver") == 4
     finding = next(f for f in inv.findings if f.id == "no-driver")
-    assert "sysfs: /sys/bus/pci/devices/0000:01:00.0/driver: no such link" in finding.evidence[-1]
+    # the user sees the listing and the missing link that proves it
+    assert finding.evidence[0].startswith("lspci: 01:00.0 Ethernet controller: Intel")
+    assert finding.evidence[-1].startswith("sysfs: /sys/bus/pci/devices/0000:01:00.0/driver: no ")
     (driver_rec,) = [r for r in inv.recommendations if r.kind == "driver"]
     assert "igb" in driver_rec.title
 
