@@ -31,3 +31,18 @@ def profile_copy(
         text = text.replace(old, new)
     toml.write_text(text, encoding="utf-8")
     return copy
+
+
+def served_bundle(tmp_path: Path, profile: str) -> Path:
+    """`profile`'s bundle with what the lab serves beside its captures and `sbctune collect`
+    reads there: its PCI functions' driver links ([pci] unbound: none bound)."""
+    from sbctune.inventory.bundle import write_bundle
+    from sbctune.lab.pci_unbound import served_files
+    from sbctune.lab.profile import load_profile
+
+    loaded = load_profile(profile)
+    bundle = loaded.bundle
+    commands = {line: bundle.command(line) or "" for line in bundle.commands}
+    files = {path: bundle.file(path) or "" for path in bundle.files}
+    files |= served_files(loaded.pci_unbound)
+    return write_bundle(tmp_path / f"{profile}-served", "lab", commands, files)

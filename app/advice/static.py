@@ -103,7 +103,8 @@ class _Advisor(Advisor):
     def no_driver(self, nic: Nic, chip: Chip | None) -> None:
         if nic.bus != "pci" or nic.driver or nic.name or nic.driver_state is None:
             return
-        evidence = [e for e in nic.evidence if e.startswith("lspci")]
+        # the listing, and the sysfs link that proves no driver is bound (pci_driver_links)
+        evidence = [e for e in nic.evidence if e.startswith(("lspci", "sysfs: /sys/bus/pci"))]
         if nic.driver_state == "unknown":
             self.finding(
                 "driver-unknown",

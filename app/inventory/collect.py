@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from sbctune.inventory.parsers.netif import parse_ip_json
+from sbctune.inventory.pci_driver_links import PCI_DRIVERS_KEY, pci_driver_files
 from sbctune.limits import MAX_PROBED_INTERFACES, Capped
 from sbctune.remote import batch
 from sbctune.remote.errors import Disconnected, SudoFailed
@@ -99,6 +100,14 @@ _NET_LINKS = (
     '"$([ -e "$i/device" ] && readlink -f "$i/device")" '
     '"$([ -e "$i/device/driver" ] && readlink "$i/device/driver")"; done'
 )
+# Which driver each PCI function is bound to: the `driver` link that drivers/base/dd.c
+# driver_sysfs_add() makes at bind and driver_sysfs_remove() drops at unbind (6.1 and 6.12). A
+# function listed here without one has no driver: the proof of "no driver" that neither plain
+# `lspci` nor an excerpt of the kernel log gives (seed 004's I340, whose igb was not built).
+_PCI_DRIVERS = (
+    'for d in /sys/bus/pci/devices/*; do [ -e "$d" ] && printf "%s\\0%s\\0" "${d##*/}" '
+    '"$([ -e "$d/driver" ] && readlink "$d/driver")"; done; true'
+)
 ROUND2_COMMANDS = ("lspci -vv", "dmesg")
 PER_INTERFACE = (
     "ethtool {}",
@@ -152,6 +161,7 @@ def round1_steps() -> list[batch.Step]:
     steps += [batch.read_file(path) for path in ROUND1_FILES]
     steps.append(batch.read_globs(SYSFS_GLOBS, key="sysfs"))
     steps.append(batch.Step(("sh", "-c", _NET_LINKS), key="net-links"))
+    steps.append(batch.Step(("sh", "-c", _PCI_DRIVERS), key=PCI_DRIVERS_KEY))
     return steps
 
 
@@ -329,6 +339,8 @@ async def collect(session: Session, *, use_sudo: bool = True) -> Collection:
     for result in (by_step[step] for step in steps):  # recorded in round 1's own order
         if result.step.key == "sysfs":
             collection.files.update(batch.split_globs(result.stdout))
+        elif result.step.key == PCI_DRIVERS_KEY:
+            collection.files.update(pci_driver_files(result.stdout))
         elif result.step.key != "net-links":
             _record(collection, result)
     if cut:

@@ -21,6 +21,7 @@ from sbctune.inventory.of_sightings import from_of_devices
 from sbctune.inventory.parsers.lspci import PciDevice
 from sbctune.inventory.parsers.lsusb import UsbTreeNode
 from sbctune.inventory.parsers.netif_model import NetInterface
+from sbctune.inventory.pci_driver_links import pci_driver_sightings
 from sbctune.inventory.raw import Parsed
 from sbctune.inventory.sightings import (
     Key,
@@ -217,6 +218,7 @@ def from_sysfs(parsed: Parsed) -> Iterator[Sighting]:
             sighting.keys.append(("platform", leaf.split(".")[0]))
             sighting.add("bus", "platform", "sysfs", line)
         yield sighting
+    yield from pci_driver_sightings(parsed.sysfs)  # each PCI function's driver link, or none
     yield from _sysfs_files(parsed)
 
 

@@ -136,7 +136,8 @@ def _set_down(name: str | None, parsed: Parsed) -> bool:
 def _evidence(device: Device) -> list[str]:
     lines: list[str] = []
     named = ("driver", "bus", "ids", "link", "usb_speed_mbps", "chip_text", "chip_by_function")
-    for name in (*named, "chip_by_revision", "probed_by"):
+    # last: what shows no driver bound, where it is its own line (a sysfs link, lsusb's)
+    for name in (*named, "chip_by_revision", "probed_by", "driver_none"):
         fact = device.best(name)
         if fact is not None and f"{fact.source}: {fact.line}" not in lines:
             lines.append(f"{fact.source}: {fact.line}")
@@ -260,13 +261,20 @@ def nic_from_device(
 
 
 def _no_driver(device: Device, parsed: Parsed) -> bool:
-    """A source shows no driver; or a whole kernel log (from boot) enumerates the device and no
-    driver ever speaks of it. An excerpt that starts mid-log cannot say."""
+    """A source shows no driver (a sysfs device without a driver link, lspci -k without a
+    driver line); or a whole kernel log (from boot, or grepped by the device's own address
+    from its enumeration on) enumerates the device and no driver ever speaks of it. An
+    excerpt that starts mid-log cannot say (a first clock past 0.000000: dmesg_wrappers)."""
     if device.has("driver_none"):
         return True
     log = parsed.dmesg
-    logged = any(f.source == "dmesg" for f in device.facts[:1000])
-    return log is not None and logged and not log.starts_mid_log and not log.elided
+    if log is None or log.elided:
+        return False
+    facts = device.facts[:1000]
+    if not log.starts_mid_log:
+        return any(f.source == "dmesg" for f in facts)
+    grepped = device.key("pci") in parsed.dmesg_greps
+    return grepped and any(f.source == "dmesg" and f.field == "pci_class" for f in facts)
 
 
 def _queues(nic: Nic, parsed: Parsed) -> None:

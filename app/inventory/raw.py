@@ -14,6 +14,7 @@ from typing import Any
 from sbctune.inventory.parsers import dispatch, logged_outputs, paste_split, wext_errors
 from sbctune.inventory.parsers.daemon_lines import daemon_line
 from sbctune.inventory.parsers.dmesg import DmesgResult, parse_dmesg
+from sbctune.inventory.parsers.dmesg_grep import grepped_address
 from sbctune.inventory.parsers.ethtool import (
     EthtoolChannels,
     EthtoolDriverInfo,
@@ -118,6 +119,8 @@ class Parsed:
     pci: list[PciDevice] = field(default_factory=list)
     lshw: LshwResult | None = None
     pci_drivers_shown: bool = False  # an lspci with -k or -v: a missing driver line means none
+    # PCI addresses a kernel log paste was grepped by (`dmesg | grep 0000:01:00.0`: dmesg_grep)
+    dmesg_greps: set[str] = field(default_factory=set)
     netifs: NetInterfaces = field(default_factory=NetInterfaces)
     ethtool: dict[str, EthtoolSettings] = field(default_factory=dict)
     ethtool_i: dict[str, EthtoolDriverInfo] = field(default_factory=dict)
@@ -347,6 +350,8 @@ def parse_all(raw: RawOutputs) -> Parsed:
             parsed.warnings += [f"“{line}”: {w.message}" for w in out.warnings]
             if out.parser == "lspci" and re.search(r"(^|\s)-[A-Za-z]*[kv]", line):
                 parsed.pci_drivers_shown = True
+            elif out.parser == "dmesg" and (address := grepped_address(text)) is not None:
+                parsed.dmesg_greps.add(address)
     for path, text in raw.files.items():
         if path.startswith(("/sys/", "/proc/sys/")) and not path.endswith("/model"):
             parsed.sysfs[path] = text

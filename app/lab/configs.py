@@ -33,6 +33,7 @@ def nsinit_config(
         "sshd": tool("sshd"),
         "sshd_config": str(config),
         "interfaces": nsinit_interfaces(profile),
+        "pci_unbound": list(profile.pci_unbound),  # folders without a driver link
         "sysctls": sysctls.models(),
         "overlays": overlays,
         "hostname": name,  # nsinit sets it in the lab's own UTS namespace, not in this one:

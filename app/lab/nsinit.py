@@ -247,6 +247,8 @@ def mount_view(lab_dir: Path, config: dict[str, Any]) -> None:
     _bind(config["shadow"], "/etc/shadow")
     hide_host_services()
     hide_host_buses()
+    for address in config.get("pci_unbound", []):  # the Pi's own, with no driver bound
+        os.mkdir(os.path.join("/sys/bus/pci/devices", address), 0o755)
 
 
 def hide_host_buses() -> None:

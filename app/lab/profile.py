@@ -62,6 +62,9 @@
     interfaces = ["eth0", "eth1"]
     pc_to_pi_mbps = 3060
 
+    [pci]                        # optional: PCI functions with no driver bound, served as
+    unbound = ["0000:01:00.0"]   # sysfs folders without a driver link (sbctune.lab.pci_unbound)
+
 ``when`` keys: ``governor`` (name), ``rps`` / ``xps`` (true: every rx/tx queue of the
 interface has a non-zero mask; false: none has), ``cpu_max_khz`` (scaling_max_freq at least
 this), ``cpu_khz`` (the clock under load at least this), ``driver`` (never true in the lab: it
@@ -82,6 +85,7 @@ from sbctune.lab import irq_model, irq_refusal, pcie_vectors, uname
 from sbctune.lab.errors import ProfileError
 from sbctune.lab.ethtool_models import known_drivers
 from sbctune.lab.ethtool_table_queues import single_queue
+from sbctune.lab.pci_unbound import parse_unbound
 from sbctune.lab.power import PowerState, PowerValueError, parse_power_table
 from sbctune.lab.proc_modules import PROC_MODULES, modules_from_lsmod
 from sbctune.lab.profile_cpu import CpuModel, parse_cpu
@@ -174,6 +178,9 @@ class LabProfile:
     modelled_files: dict[str, str] = field(default_factory=dict)
     """Hardware files the profile did not capture but the lab models (sbctune.lab.irq_model:
     /proc/interrupts with the PCIe NICs' vectors)."""
+
+    pci_unbound: tuple[str, ...] = ()
+    """[pci] unbound: PCI functions with no driver bound (sbctune.lab.pci_unbound)."""
 
     @property
     def test_interface(self) -> InterfaceSpec:
@@ -365,7 +372,8 @@ def load_profile(name_or_path: str | Path) -> LabProfile:
     path = find_profile(name_or_path)
     where = str(path / LAB_TOML)
     data = _read_lab_toml(path, where)
-    check_keys(data, {"lab", "cpu", "interface", "tweak_effects", "power", "shared_limit"}, where)
+    tables = {"lab", "cpu", "interface", "tweak_effects", "power", "shared_limit", "pci"}
+    check_keys(data, tables, where)
     bundle = _read_profile_bundle(path)
     lab = sub_table(data, "lab", where)
     check_keys(
@@ -413,4 +421,5 @@ def load_profile(name_or_path: str | Path) -> LabProfile:
         pcie_host=host,
         modelled_files=modelled,
         link_down_seconds=link_down_seconds(lab, where),
+        pci_unbound=parse_unbound(data, where),
     )

@@ -24,7 +24,7 @@ from sbctune.inventory.parsers.dmesg import (
     _outside_noise,
     join_mail_wrapped,
 )
-from sbctune.inventory.parsers.dmesg_wrappers import _CALLER, _CPU_END
+from sbctune.inventory.parsers.dmesg_wrappers import _CALLER, _CPU_END, past_boot
 from sbctune.inventory.parsers.elided_join import split_elided_lines
 
 # the clock regex of that loop: the clock, the caller and the message as groups
@@ -73,7 +73,9 @@ def reference_parse(text: str) -> tuple[DmesgResult, tuple[str, str] | None]:
             lines += 1
             msg, ts, is_kernel, found = again
             if ts is not None:
-                if not timestamps and ts > 1.0:  # the kernel's first clock, whatever came before
+                if not timestamps and past_boot(
+                    ts, msg
+                ):  # the kernel's first clock, whatever came before
                     res.starts_mid_log = True
                 timestamps = True
                 if last_ts is not None and ts < last_ts:
@@ -105,7 +107,7 @@ def reference_parse(text: str) -> tuple[DmesgResult, tuple[str, str] | None]:
                 # nothing joined after it; its reading whole, without the steps below
                 msg, found = quick
                 kernel_lines += 1
-                if not timestamps and ts > 1.0:
+                if not timestamps and past_boot(ts, msg):
                     res.starts_mid_log = True
                 timestamps = True
                 if last_ts is not None and ts < last_ts:
@@ -150,7 +152,9 @@ def reference_parse(text: str) -> tuple[DmesgResult, tuple[str, str] | None]:
             lines += 1
             msg, ts, known = unwrapped
         if ts is not None:
-            if not timestamps and ts > 1.0:  # systemd's "[  OK  ]" lines before it: still mid-log
+            if not timestamps and past_boot(
+                ts, msg
+            ):  # systemd's "[  OK  ]" lines before it: still mid-log
                 res.starts_mid_log = True
             timestamps = True
             if last_ts is not None and ts < last_ts:

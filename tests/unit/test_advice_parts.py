@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+from pathlib import Path
 from typing import Any
 
 from hypothesis import given
@@ -16,6 +17,7 @@ from sbctune.advice.stored import inventory_from_json
 from sbctune.catalog import load_catalog
 from sbctune.history.records import Interval, RunRecord, TestRecord, TuningSessionRecord
 from sbctune.inventory.model import Inventory, Nic
+from tests.lab_profiles import served_bundle
 from tests.unit.test_advice_seeds import PROFILES
 
 
@@ -125,8 +127,8 @@ def test_many_retransmits_are_found_with_their_share() -> None:
     ]
 
 
-def test_stored_inventory_json_round_trips_into_the_same_advice() -> None:
-    inventory = inspect_bundle(PROFILES / "cm4-i340-nodriver")
+def test_stored_inventory_json_round_trips_into_the_same_advice(tmp_path: Path) -> None:
+    inventory = inspect_bundle(served_bundle(tmp_path, "cm4-i340-nodriver"))
     again = inventory_from_json(inventory.to_json() | {"new_key": 1})
     assert again.to_json() == inventory.to_json()
     a = advise(inventory, [], load_catalog()).to_json()

@@ -17,6 +17,7 @@ from sbctune.catalog import load_catalog
 from sbctune.catalog.kernel_drivers import chip_by_speed
 from sbctune.history.records import Direction, Mode, RunRecord, TestRecord
 from sbctune.inventory.model import Inventory, Nic
+from tests.lab_profiles import served_bundle
 
 ROOT = Path(__file__).resolve().parents[2]
 PROFILES = ROOT / "resources" / "lab" / "profiles"
@@ -224,8 +225,9 @@ def test_seed_003_chip_family_inspect_names_is_the_chip_the_advice_names() -> No
     assert "if this NIC is that chip" not in top.detail
 
 
-def test_seed_004_i340_without_driver_build_igb_bus_caps_near_3g() -> None:
-    inventory = inspect_bundle(PROFILES / "cm4-i340-nodriver")
+def test_seed_004_i340_without_driver_build_igb_bus_caps_near_3g(tmp_path: Path) -> None:
+    # as the lab serves it: no sysfs driver link on the four functions (SOURCE.md)
+    inventory = inspect_bundle(served_bundle(tmp_path, "cm4-i340-nodriver"))
     eth0 = Nic(name="eth0", link_speed_mbps=1000)  # the CM4's own port (seed: ~940)
     inventory.nics.append(eth0)
     # Seed 004: "I've already tested the built-in ethernet controller at around 940 Mbps".

@@ -471,18 +471,7 @@ KNOWN_GAPS: dict[str, str] = {
         "names e1000 only: tying the product to the one e1000 interface by e1000's ID table "
         "is not built"
     ),
-    "arml68_orion_o6_system64fumo_23_mt7922_lspci_nn_dmesg_enumeration_acpi_no_driver_line": (
-        "a few lines picked out of a boot log from 0.09 s (the card's PCI enumeration, then the "
-        "Bluetooth core at 10.7 s) read as a whole log, so 'no driver line' gives no-driver; a "
-        "log from boot opens at 0.000000, but seed 004's scenario (cm4-i340-nodriver) rests on "
-        "its 0.98 s BAR excerpt reading whole"
-    ),
     # srvnic70 (seventieth unseen set), left with reasons in tests/captures/corpus/README.md
-    "srvnic70_orion_o6_system64fumo_27_bnxt_bcm57416_lspci_nn_pci_limited_5gt_x8": (
-        "the dmesg is the first 0.057 s of PCI enumeration, which nics._no_driver reads as a "
-        "whole log from boot (first clock <= 1.0 s, the seeds' cm4-i340 ground truth relies on "
-        "it), so 'no driver' instead of 'not shown'"
-    ),
     "srvnic70_hpe_siderolabs_1040_qed_no_bar0_init_pci_failed_mlx5_gen4_x16": (
         "qed's DP_ERR lines ('[qed_probe:506()]init pci failed', include/linux/qed/qed_if.h) "
         "name a function, not a device or driver: no table maps a printing function to its "

@@ -16,6 +16,7 @@ from sbctune.cli.main import main as cli_main
 from sbctune.inventory.bundle import write_bundle
 from sbctune.inventory.model import Inventory, Nic
 from sbctune.resources import resource_root
+from tests.lab_profiles import served_bundle
 
 PROFILES = Path(str(resource_root())) / "lab" / "profiles"
 CAPTURES = Path(__file__).resolve().parents[1] / "captures"
@@ -78,14 +79,27 @@ def test_pi1b_smsc95xx_profile() -> None:
     assert any(r.kind == "board" for r in inv.recommendations)
 
 
-def test_cm4_i340_profile_has_four_unbound_82580s() -> None:
-    inv = inspect_bundle(PROFILES / "cm4-i340-nodriver")
+def test_cm4_i340_profile_has_four_unbound_82580s(tmp_path: Path) -> None:
+    # seed 004: the lab serves the four functions without a sysfs driver link (SOURCE.md)
+    inv = inspect_bundle(served_bundle(tmp_path, "cm4-i340-nodriver"))
     unbound = [n for n in inv.nics if n.bus == "pci" and n.driver is None]
     assert len(unbound) == 4
     assert all(n.chip and "82580" in n.chip for n in unbound)
     assert [f.id for f in inv.findings].count("no-driver") == 4
+    finding = next(f for f in inv.findings if f.id == "no-driver")
+    # the user sees the listing and the missing link that proves it
+    assert finding.evidence[0].startswith("lspci: 01:00.0 Ethernet controller: Intel")
+    assert finding.evidence[-1].startswith("sysfs: /sys/bus/pci/devices/0000:01:00.0/driver: no ")
     (driver_rec,) = [r for r in inv.recommendations if r.kind == "driver"]
     assert "igb" in driver_rec.title
+
+
+def test_cm4_i340_captures_alone_do_not_show_the_driver() -> None:
+    # plain lspci and ten BAR lines picked from 0.98 s: an excerpt says nothing of drivers
+    inv = inspect_bundle(PROFILES / "cm4-i340-nodriver")
+    assert [n.driver_state for n in inv.nics if n.bus == "pci"] == ["unknown"] * 4
+    assert [f.id for f in inv.findings].count("driver-unknown") == 4
+    assert "no-driver" not in [f.id for f in inv.findings]
 
 
 def test_every_shipped_profile_inspects_without_warnings_or_crash() -> None:

@@ -60,6 +60,7 @@ from .dmesg_wrappers import BOOT_BANNERS as _BOOT_BANNERS
 from .dmesg_wrappers import TS_END_CALLER_MSG_RE as _TS_MSG_RE
 from .dmesg_wrappers import TS_RE as _TS_RE
 from .dmesg_wrappers import outside_noise as _outside_noise
+from .dmesg_wrappers import past_boot as _past_boot
 from .dmesg_wrappers import wall_clock_head as _wall_clock_head
 from .elided_join import split_elided
 from .lazy_pattern import later
@@ -497,7 +498,7 @@ def _parse_dmesg(text: str) -> Parsed[DmesgResult]:
                 msg, ts, is_kernel, found = again
                 if ts is not None:
                     # the kernel's first clock, whatever came before
-                    if not timestamps and ts > 1.0:
+                    if not timestamps and _past_boot(ts, msg):
                         res.starts_mid_log = True
                     timestamps = True
                     if last_ts is not None and ts < last_ts:
@@ -550,7 +551,7 @@ def _parse_dmesg(text: str) -> Parsed[DmesgResult]:
                         plain[plain_key] = () if found is None else (quick[0], found)
                     msg, found = quick
                     kernel_lines += 1
-                    if not timestamps and ts > 1.0:
+                    if not timestamps and _past_boot(ts, msg):
                         res.starts_mid_log = True
                     timestamps = True
                     if last_ts is not None and ts < last_ts:
@@ -605,7 +606,7 @@ def _parse_dmesg(text: str) -> Parsed[DmesgResult]:
                     wrapped_key = plain_key
             if ts is not None:
                 # systemd's "[  OK  ]" lines before it: still mid-log
-                if not timestamps and ts > 1.0:
+                if not timestamps and _past_boot(ts, msg):
                     res.starts_mid_log = True
                 timestamps = True
                 if last_ts is not None and ts < last_ts:

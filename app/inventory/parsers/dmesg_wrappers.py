@@ -137,6 +137,19 @@ def wall_clock_head(line: str) -> bool:
 BOOT_BANNERS = ("Linux version ", "Booting Linux on physical CPU")
 
 
+def past_boot(clock: float, msg: str) -> bool:
+    """Whether a log whose first kernel line is this one starts after boot (an excerpt).
+
+    A log from boot opens at 0.000000: printk stamps local_clock(), which reads 0 until the
+    scheduler clock runs (kernel/sched/clock.c sched_clock_cpu(), kernel/time/sched_clock.c
+    jiffy_sched_clock_read() before sched_clock_register(), 6.1 and 6.12), and start_kernel()
+    prints the banner before either. A first line past zero is picked from a longer log (a
+    PCI enumeration at 0.09 s, seed 004's BAR lines at 0.98 s) or a ring buffer that wrapped:
+    it cannot show that no driver ever spoke of a device. The banner itself starts a log from
+    boot at any clock."""
+    return clock > 0.0 and not msg.startswith(BOOT_BANNERS)
+
+
 # A bracketed number of 10**9 seconds or more is a wall clock in Unix time (September 2001 on),
 # never the kernel's: printk's clock is the time since boot (kernel/printk/printk.c print_time()
 # "[%5lu.%06lu]" of local_clock(), 6.1 and 6.12), and 10**9 s is 31 years of uptime.
