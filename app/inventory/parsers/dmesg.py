@@ -682,7 +682,9 @@ def _parse_dmesg(text: str) -> Parsed[DmesgResult]:
     warnings: list[ParseWarning] = []
     if not text or text.isspace():  # what `not text.strip()` says, without copying it
         warnings.append(ParseWarning("dmesg", "the output is empty"))
-    elif res.kernel_lines == 0:
+    elif res.kernel_lines == 0 and not res.columns.texts:
+        # a line of no kernel shape may still hold a kernel message the table knows ("Realtek
+        # Internal NBASE-T PHY r8169-2-100:00: attached PHY driver ..."): read, so not "nothing"
         warnings.append(
             ParseWarning("dmesg", "nothing could be read (no line looks like a kernel log line)")
         )
