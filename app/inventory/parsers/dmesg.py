@@ -693,12 +693,13 @@ def _parse_dmesg(text: str) -> Parsed[DmesgResult]:
         # that look like nothing count here
         n = res.lines - res.kernel_lines - res.other_lines
         if n * 2 > res.lines:
-            warnings.append(
-                ParseWarning(
-                    "dmesg",
-                    f"{n} of {counted(res.lines, 'line')} do not look like kernel log lines",
-                )
+            # n is 1 only for a one-line paste ("1 of 1 line do not look ..." read wrong)
+            garbled = (
+                f"{n} of {counted(res.lines, 'line')} do not look like kernel log lines"
+                if n > 1
+                else "its one line does not look like a kernel log line"
             )
+            warnings.append(ParseWarning("dmesg", garbled))
     if res.timestamp_jumps:
         warnings.append(
             ParseWarning(

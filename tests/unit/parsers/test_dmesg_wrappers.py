@@ -187,3 +187,10 @@ def test_the_messages_cover_the_kinds_that_matter() -> None:
     kinds = {parse_dmesg(m)[0].events[0].kind for m in MESSAGES}
     assert {"link_up", "link_down", "tx_timeout", "usb_reset", "usb_new_device"} <= kinds
     assert {"trace_head", "trace_frame"} <= kinds
+
+
+def test_a_one_line_paste_of_no_kernel_shape_is_told_in_the_singular() -> None:
+    """Its message is read (an event), and the warning says what is true of its one line."""
+    result, warnings = parse_dmesg(_PHY_BY_BUS)
+    assert [e.kind for e in result.events] == ["phy_on_mdio"]
+    assert [w.message for w in warnings] == ["its one line does not look like a kernel log line"]
