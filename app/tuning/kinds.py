@@ -6,8 +6,8 @@ that the kernel already refuses to read (ENOENT on a USB NIC's xps_cpus) are lis
 possible with the kernel's reason.
 
 The planners live by kind: `kinds_kernel` (RPS/RFS, XPS, IRQs, governor, sysctls),
-`kinds_ethtool` (the NIC's ethtool settings), `kinds_mtu` (the MTU), `kinds_boot` (boot
-files); what they share is `plan_context`. This module is the table from a tweak's kind to
+`kinds_ethtool` (rings, offloads), `kinds_coalesce` (coalescing), `kinds_negotiated` (EEE,
+pause frames), `kinds_mtu` (the MTU), `kinds_boot` (boot files); what they share is `plan_context`. This module is the table from a tweak's kind to
 its planner, each behind the one rule of what needs no Pi (source_rule): the advice asks the
 same rule, so Results never recommends a tweak the Tune page calls not applicable.
 """
@@ -21,12 +21,7 @@ from sbctune.tuning.kinds_boot import (
     plan_boot_config,
 )
 from sbctune.tuning.kinds_coalesce import plan_coalescing
-from sbctune.tuning.kinds_ethtool import (
-    plan_eee,
-    plan_offloads,
-    plan_pause,
-    plan_rings,
-)
+from sbctune.tuning.kinds_ethtool import plan_offloads, plan_rings
 from sbctune.tuning.kinds_kernel import (
     _raise_only,
     plan_governor,
@@ -36,6 +31,7 @@ from sbctune.tuning.kinds_kernel import (
     plan_xps,
 )
 from sbctune.tuning.kinds_mtu import plan_mtu
+from sbctune.tuning.kinds_negotiated import plan_eee, plan_pause
 from sbctune.tuning.model import PlannedTweak
 from sbctune.tuning.plan_context import Context, Planner, not_applicable
 from sbctune.tuning.source_rule import out_of_reach

@@ -409,7 +409,7 @@ def _coalescing_modes(ask: Ask) -> str | None:
 
 def _pause_at_start(ask: Ask) -> str | None:
     """lan78xx, igc, atlantic ask for RX and TX pause at start (the table's pause_default): the
-    planner (kinds_ethtool plan_pause) reads `ethtool -a` and changes only a direction shown off,
+    planner (kinds_negotiated plan_pause) reads `ethtool -a` and changes only a direction shown off,
     so on a Pi nobody changed it does nothing (walk 24: Results recommended it on a Pi 3 B+)."""
     caps = ask.caps
     default = caps.facts.get("pause_default") if caps else None
