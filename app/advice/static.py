@@ -104,7 +104,7 @@ class _Advisor(Advisor):
         if nic.bus != "pci" or nic.driver or nic.name or nic.driver_state is None:
             return
         # the listing, and the sysfs link that proves no driver is bound (pci_driver_links)
-        evidence = [e for e in nic.evidence if e.startswith(("lspci", "sysfs: /sys/bus/pci"))]
+        evidence = [e for e in nic.evidence if e.startswith(("lspci", "sysfs pci: "))]
         if nic.driver_state == "unknown":
             self.finding(
                 "driver-unknown",

@@ -32,6 +32,7 @@ _DEFAULT = (
     "mmcli",  # ModemManager's modem block: its net port's device and drivers (parsers/mmcli.py)
     "mii-tool",
     "ubus",
+    "sysfs pci",  # a PCI function's driver link: its driver, a transport's where the NIC is a child
     "lspci",
     "lsusb -t",
     "lsusb",

@@ -95,6 +95,8 @@ def from_sysfs(parsed: Parsed) -> Iterator[Sighting]:
             if paths:
                 sighting.keys.append(("usb", paths[-1]))
             sighting.add("bus", "usb", "sysfs", line)
+        elif "/mmc_host/" in device:  # an SDIO card behind its host, on a PCI one too (sdhci-pci)
+            sighting.add("bus", "sdio", "sysfs", line)
         elif found := re.findall(r"([0-9a-f]{4,8}:[0-9a-f]{2}:[0-9a-f]{2}\.[0-7])", device):
             sighting.keys.append(("pci", found[-1]))
             sighting.add("bus", "pci", "sysfs", line)

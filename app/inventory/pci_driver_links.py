@@ -21,7 +21,13 @@ MAX_FUNCTIONS = 512  # a Pi has a handful; a server a few hundred
 _ADDRESS = re.compile(r"^[0-9a-f]{4,8}:[0-9a-f]{2}:[0-9a-f]{2}\.[0-7]$")
 _DRIVER = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")  # a module's or built-in driver's name
 _FILE = re.compile(r"^/sys/bus/pci/devices/([0-9a-f]{4,8}:[0-9a-f]{2}:[0-9a-f]{2}\.[0-7])/driver$")
-_SRC = "sysfs"
+# Its own source, ranked below the net device's own driver link ("sysfs", ethtool -i): a NIC on
+# a bus of its own behind the function (virtio_net on virtio1 under 0000:00:02.0, whose link
+# names the transport virtio-pci; drivers/virtio/virtio_pci_common.c virtio_pci_probe registers
+# the virtio device the net driver binds) is keyed to the function, and the function's driver
+# is not the NIC's. Beside lspci -k, which reads the same link (lspci's ls-kernel.c).
+SOURCE = "sysfs pci"
+_SRC = SOURCE
 
 
 def pci_driver_files(data: bytes) -> dict[str, str]:

@@ -7,9 +7,10 @@ possible with the kernel's reason.
 
 The planners live by kind: `kinds_kernel` (RPS/RFS, XPS, IRQs, governor, sysctls),
 `kinds_ethtool` (rings, offloads), `kinds_coalesce` (coalescing), `kinds_negotiated` (EEE,
-pause frames), `kinds_mtu` (the MTU), `kinds_boot` (boot files); what they share is `plan_context`. This module is the table from a tweak's kind to
-its planner, each behind the one rule of what needs no Pi (source_rule): the advice asks the
-same rule, so Results never recommends a tweak the Tune page calls not applicable.
+pause frames), `kinds_mtu` (the MTU), `kinds_boot` (boot files); what they share is
+`plan_context`. This module is the table from a tweak's kind to its planner, each behind the
+one rule of what needs no Pi (source_rule): the advice asks the same rule, so Results never
+recommends a tweak the Tune page calls not applicable.
 """
 
 from __future__ import annotations

@@ -89,7 +89,8 @@ def test_cm4_i340_profile_has_four_unbound_82580s(tmp_path: Path) -> None:
     finding = next(f for f in inv.findings if f.id == "no-driver")
     # the user sees the listing and the missing link that proves it
     assert finding.evidence[0].startswith("lspci: 01:00.0 Ethernet controller: Intel")
-    assert finding.evidence[-1].startswith("sysfs: /sys/bus/pci/devices/0000:01:00.0/driver: no ")
+    link = "/sys/bus/pci/devices/0000:01:00.0/driver"
+    assert finding.evidence[-1].startswith(f"sysfs pci: {link}: no ")
     (driver_rec,) = [r for r in inv.recommendations if r.kind == "driver"]
     assert "igb" in driver_rec.title
 

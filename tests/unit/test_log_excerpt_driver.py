@@ -97,3 +97,43 @@ def test_the_i340_lab_serves_its_four_functions_unbound(tmp_path: Path) -> None:
     )
     with pytest.raises(ProfileError, match="not a PCI address"):
         load_profile(bad)
+
+
+# From the VM lab's bundle (a real Debian 6.1 kernel under QEMU 10.0, `sbctune collect`,
+# 2026-12-01): a virtio NIC's net device is a child of its PCI function (virtio1), and the
+# function's own driver link names the transport.
+VIRTIO_LSPCI = (
+    "00:02.0 Ethernet controller [0200]: Red Hat, Inc. Virtio network device [1af4:1000]\n"
+    "\tSubsystem: Red Hat, Inc. Virtio network device [1af4:0001]\n"
+    "\tKernel driver in use: virtio-pci\n"
+    "\tKernel modules: virtio_pci\n"
+)
+VIRTIO_FILES = {
+    "/sys/class/net/enp0s2/device": "/sys/devices/pci0000:00/0000:00:02.0/virtio1",
+    "/sys/class/net/enp0s2/device/driver": "virtio_net",
+    "/sys/bus/pci/devices/0000:00:02.0/driver": "../../../bus/pci/drivers/virtio-pci",
+}
+
+
+def test_a_nic_on_a_bus_behind_its_pci_function_keeps_its_own_driver(tmp_path: Path) -> None:
+    """The CI run of session 31's stop: the VM lab's two virtio NICs read as 'virtio-pci'."""
+    bundle = write_bundle(tmp_path / "b", "h", {"lspci -nnk": VIRTIO_LSPCI}, VIRTIO_FILES)
+    (nic,) = inspect_bundle(bundle).nics
+    assert (nic.name, nic.driver, nic.bus, nic.ids) == ("enp0s2", "virtio_net", "pci", "1af4:1000")
+    # the function alone (no net device link): its link names what lspci -k names
+    alone = {k: v for k, v in VIRTIO_FILES.items() if k.startswith("/sys/bus/pci")}
+    only = inspect_bundle(write_bundle(tmp_path / "c", "h", {"lspci -nnk": VIRTIO_LSPCI}, alone))
+    assert [n.driver for n in only.nics] == ["virtio-pci"]
+
+
+def test_an_sdio_card_behind_a_pci_host_is_on_sdio(tmp_path: Path) -> None:
+    """mmc_alloc_host() makes mmc_host/mmcN a child of the host's device (drivers/mmc/core/
+    host.c), a PCI function where the host is sdhci-pci: the card's NIC is on SDIO."""
+    files = {
+        "/sys/class/net/wlan0/device": (
+            "/sys/devices/pci0000:00/0000:00:1c.0/mmc_host/mmc0/mmc0:0001/mmc0:0001:1"
+        ),
+        "/sys/class/net/wlan0/device/driver": "brcmfmac",
+    }
+    (nic,) = inspect_bundle(write_bundle(tmp_path / "b", "h", {}, files)).nics
+    assert (nic.name, nic.driver, nic.bus, nic.bus_path) == ("wlan0", "brcmfmac", "sdio", None)
