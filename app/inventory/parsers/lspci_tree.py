@@ -33,11 +33,11 @@ def _parse(text: str) -> Parsed[LspciResult]:
     bus_at: dict[int, tuple[str, str]] = {}  # column of a bus's "+-"/"\-"/"--" -> its bus
     unreadable = 0
     for line in split_lines(text):
-        found = _read_line(line[:_MAX_LINE], bus_at) if len(line) <= _MAX_LINE else None
-        if found is None:
+        devices = _read_line(line, bus_at) if len(line) <= _MAX_LINE else None
+        if devices is None:
             unreadable += line.strip() != ""
             continue
-        result.devices += found
+        result.devices += devices
     found = len(result.devices)
     return result, finish("lspci -t", text, found, 0 if found else unreadable)
 
