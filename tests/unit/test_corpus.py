@@ -526,13 +526,6 @@ KNOWN_GAPS: dict[str, str] = {
         "device, net/8021q/vlan.c register_vlan_device()); a VLAN's name is not read as its "
         "parent NIC yet"
     ),
-    # arch73 (seventy-third unseen set), left with reasons in tests/captures/corpus/README.md
-    "arch73_cyclonev_billauer_nm_stmmaceth_carrier": (
-        "eth0's driver stmmaceth is named only by NetworkManager 0.9 (2013): its syslog line "
-        "'(eth0): driver ... does not support carrier detection.' (0.9 printed '(%s): ' in each "
-        "format) and nm-tool, neither in the NetworkManager sources the daemon table pins "
-        "(1.42, 1.52: 'device (%s): ' prefix, nmcli)"
-    ),
 }
 
 

@@ -92,3 +92,32 @@ def test_old_ip_config_device_line_names_the_interface() -> None:
     inv = inspect_bundle(CORPUS / _MPC52XX)
     assert [n.name for n in inv.nics] == ["eth0"]
     assert "no-driver" not in _ids(inv)
+
+
+# --- NetworkManager's driver line, in its 0.9/1.0 form too ---------------------------------------
+
+_CYCLONE_V = "arch73_cyclonev_billauer_nm_stmmaceth_carrier"
+
+
+def test_network_manager_names_the_driver_it_cannot_detect_a_carrier_of() -> None:
+    """nm-device-ethernet.c get_generic_capabilities() (1.42, 1.52) says "driver '%s' does not
+    support carrier detection." behind "device (%s): "; NetworkManager 0.9, on the Cyclone V
+    SoC's Linux 3.8, printed the same words behind its own "(%s): ": eth0's driver is stmmaceth,
+    a platform driver; the kernel's carrier file (1) keeps the link up."""
+    line = _output(_CYCLONE_V, "000-dmesg.txt").splitlines()[0]
+    assert "NetworkManager[1206]: <info> (eth0): driver 'stmmaceth' does not support" in line
+    inv = inspect_bundle(CORPUS / _CYCLONE_V)
+    nic = _named(inv, "eth0")
+    assert (nic.driver, nic.bus, nic.link_detected) == ("stmmaceth", "platform", True)
+    assert not {"no-driver", "link-down"} & _ids(inv)
+
+
+def test_the_old_prefix_needs_network_manager_s_own_ident() -> None:
+    """The prefix "(eth0): " alone is no NetworkManager line: the old form is read only after
+    "NetworkManager[PID]: <level> " (the Cyclone V's line without its ident names nothing)."""
+    from sbctune.inventory.parsers.daemon_lines import daemon_line
+
+    line = _output(_CYCLONE_V, "000-dmesg.txt").splitlines()[0]
+    said = daemon_line(line)
+    assert said is not None and said[1]["iface"] == "eth0" and said[1]["driver"] == "stmmaceth"
+    assert daemon_line(line.split("<info> ", 1)[1]) is None
