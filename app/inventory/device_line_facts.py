@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from sbctune.catalog.asic_revisions import asic_rev_chip
 from sbctune.catalog.detected_names import detected_name
 from sbctune.catalog.driver_firmware import chip_named_alone, firmware_dir_in
 from sbctune.catalog.func_chips import chips_by_function
@@ -160,7 +161,8 @@ def _chip_by_function(event: DmesgEvent, sighting: Sighting) -> None:
 
 
 def _chip_by_revision(event: DmesgEvent, sighting: Sighting) -> None:
-    if rev := revision_chip(event.text, event.driver):  # mt76: "79220010"
+    # mt76's "ASIC revision: 79220010"; tg3's "Tigon3 [partno(BCM95719) rev 5719001]"
+    if rev := revision_chip(event.text, event.driver) or asic_rev_chip(event.text, event.driver):
         sighting.add("chip_by_revision", rev[0], _SRC, rev[1], event.line)
 
 

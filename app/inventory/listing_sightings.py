@@ -43,6 +43,8 @@ def from_lspci(parsed: Parsed) -> Iterator[Sighting]:
             continue
         sighting = Sighting([("pci", address)])
         line = f"{device.slot} {device.class_name or ''}: {device.description or ''}".strip()
+        if not device.class_name:  # lspci -t prints no class: the slot and the name, as shown
+            line = f"{device.slot} {device.description or ''}".strip()
         sighting.add("bus", "pci", "lspci", line)
         # an old pci.ids: "Intel Corporation Device 125c" is 8086:125c (vendor by its name)
         # lspci without -nn: pci.ids' own names read back ("... MT27500 Family [ConnectX-3]")

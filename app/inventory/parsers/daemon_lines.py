@@ -28,7 +28,14 @@ _PREFIXES = {
     "systemd-networkd": later(
         rf"(?:^|(?<=\s))systemd-networkd(?:\[\d{{1,10}}\])?: (?P<iface>{_IF}): "
     ),
-    "NetworkManager-device": later(rf"(?:^|(?<=[\s\]]))device \((?P<iface>{_IF})\): "),
+    # "device (IFACE): " (nm-device-logging.h); NetworkManager 0.9 and 1.0 put "(%s): " in
+    # each device message's own format instead, right after the syslog ident and the level
+    # ("NetworkManager[1206]: <info> (eth0): driver 'stmmaceth' does not support carrier
+    # detection.": NetworkManager/NetworkManager@022d8e66 src/nm-device-ethernet.c)
+    "NetworkManager-device": later(
+        rf"(?:(?:^|(?<=[\s\]]))device |(?:^|(?<=\s))NetworkManager(?:\[\d{{1,10}}\])?: "
+        rf"<[a-z]{{1,8}}>\s{{1,4}})\((?P<iface>{_IF})\): "
+    ),
     "NetworkManager-dhcp": later(rf"(?:^|(?<=[\s\]]))dhcp[46] \((?P<iface>{_IF})\): "),
     "dhcpcd": later(rf"(?:^|(?<=\s))dhcpcd(?:\[\d{{1,10}}\])?: (?P<iface>{_IF}): "),
     # libdaemon's syslog ident "ifplugd(%s)" (src/ifplugd.c work()), then LOG_PID's "[PID]"
@@ -38,6 +45,7 @@ _PREFIXES = {
 _DAEMON_OF = {
     "systemd-networkd": "systemd-networkd",
     "device (": "NetworkManager-device",
+    "NetworkManager": "NetworkManager-device",  # 0.9/1.0: "NetworkManager[PID]: <info> (eth0): "
     "dhcp4 (": "NetworkManager-dhcp",
     "dhcp6 (": "NetworkManager-dhcp",
     "dhcpcd": "dhcpcd",
@@ -88,13 +96,13 @@ def daemon_formats() -> tuple[DaemonFormat, ...]:
 
 
 def may_be_daemon_line(msg: str) -> bool:
-    """Whether the message holds one of _DAEMON_OF's literals: six substring tests (C's
+    """Whether the message holds one of _DAEMON_OF's literals: seven substring tests (C's
     fast search), what a regex alternating them found at ~3.5x the cost (re scans an
     alternation of literals position by position), on each of a long log's ~7 000 distinct
     messages."""
     return (
         "systemd-networkd" in msg or "device (" in msg or "dhcp4 (" in msg or "dhcp6 (" in msg
-        or "dhcpcd" in msg or "ifplugd(" in msg
+        or "dhcpcd" in msg or "ifplugd(" in msg or "NetworkManager" in msg
     )  # fmt: skip
 
 

@@ -23,6 +23,7 @@ from . import (
     lshw_structured,
     lsmod,
     lspci,
+    lspci_tree,
     lsusb,
     mii_tool,
     mmcli,
@@ -80,6 +81,7 @@ PARSERS: dict[str, Spec[Any]] = {
     "lsusb -t": Spec(lsusb.parse_lsusb_tree, lsusb.UsbTree, "usb_tree"),
     "usb-devices": Spec(lsusb.parse_usb_devices, lsusb.LsusbResult, "lsusb"),
     "lspci": Spec(lspci.parse_lspci, lspci.LspciResult, "pci"),
+    "lspci -t": Spec(lspci_tree.parse_lspci_tree, lspci.LspciResult, "pci"),
     "lshw": Spec(lshw.parse_lshw, lshw.LshwResult, "lshw"),
     # lshw's structured formats, read line by line as pasted excerpts (parsers/lshw_structured)
     "lshw -json": Spec(lshw_structured.parse_lshw_json, lshw.LshwResult, "lshw"),
@@ -232,6 +234,8 @@ def resolve_command(cmdline: str) -> tuple[str | None, str | None]:
         return "lsusb", None  # -v too: its device lines, bcdUSB and negotiated speed
     if cmd == "lspci":
         flags = _short_flags(args)
+        if "t" in flags and "m" not in flags:
+            return "lspci -t", None  # the bus tree (parsers/lspci_tree.py)
         if "x" in flags or "--version" in flags or "m" in flags or "t" in flags:
             return (None, None) if ("m" in flags or "t" in flags) else ("lspci", None)
         return "lspci", None

@@ -331,9 +331,12 @@ NETDEV_LATE: list[tuple[str, _Lazy]] = [
     ),
     (
         "ip_config",  # net/ipv4/ipconfig.c: a DHCP/BOOTP/RARP answer, then the device it set up
+        # ("device=%s, hwaddr=%*phC, ipaddr=%pI4, ..." in 6.1/6.12 ip_auto_config(); 2.6.x
+        # printed "\n     device=%s" then ", addr=%pI4" in pieces: 2.6.35's ip_auto_config(),
+        # darkspr1te/seagate_central_cns3420_2-6-35@8ebe4afa net/ipv4/ipconfig.c)
         _Lazy(
             r"^(?:IP-Config: Got (?P<answer>DHCP|BOOTP|RARP) answer from|device=(?P<iface>"
-            r"[\w.-]+), hwaddr=(?P<mac>[0-9a-fA-F]{2}(?::[0-9a-fA-F]{2}){5}))"
+            r"[\w.-]+), (?:hwaddr=(?P<mac>[0-9a-fA-F]{2}(?::[0-9a-fA-F]{2}){5})|addr=\d))"
         ),
     ),
     (

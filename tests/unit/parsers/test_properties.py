@@ -15,6 +15,7 @@ from sbctune.inventory.parsers import ParseWarning
 from sbctune.inventory.parsers.ethtool_eee import parse_show_eee
 from sbctune.inventory.parsers.ethtool_stats import parse_ethtool_stats
 from sbctune.inventory.parsers.lsmod import parse_lsmod
+from sbctune.inventory.parsers.lspci_tree import parse_lspci_tree
 from sbctune.inventory.parsers.lsusb import parse_usb_devices
 from sbctune.inventory.parsers.mii_tool import parse_mii_tool
 from sbctune.inventory.parsers.networkctl_list import parse_networkctl_list
@@ -48,6 +49,7 @@ PARSERS: list[tuple[str, Callable[[str], tuple[object, list[ParseWarning]]], str
     ("dmesg --human", P.parse_dmesg, "dmesg/pi4_linux_5584_undervoltage_dmesg_human.txt"),
     ("lspci", P.parse_lspci, "lspci_vv/pi5_rtl8126_5gbe_682_excerpt.txt"),
     ("lspci -v", P.parse_lspci, "lspci_v/pi5_radxa_rtl8125_647.txt"),
+    ("lspci -t", parse_lspci_tree, "lspci_v/arch73_xa61200_loongfw_132_lspci_tv_rtl8111.txt"),
     ("ethtool", P.parse_ethtool, "ethtool/seed001_pi1_smsc95xx.txt"),
     ("ethtool -i", P.parse_ethtool_driver, "ethtool_i/bnx2_ethq_14.txt"),
     ("ethtool -k", P.parse_ethtool_features, "ethtool_k/firewalla_purple_eth1.txt"),
