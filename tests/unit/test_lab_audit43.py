@@ -55,6 +55,16 @@ FDB = (
     '{"mac":"ca:78:3b:95:11:3d","ifname":"eth0","flags":[],"master":"br0","state":""},'
     '{"mac":"33:33:00:00:00:01","ifname":"eth0","flags":["self"],"state":"permanent"}]'
 )
+ALL_INET = (
+    '[{"ifindex":1,"ifname":"lo","flags":["LOOPBACK","UP","LOWER_UP"],"mtu":65536,"qdisc":'
+    '"noqueue","operstate":"UNKNOWN","group":"default","txqlen":1000,"addr_info":[{"family":'
+    '"inet","local":"127.0.0.1","prefixlen":8,"scope":"host","label":"lo","valid_life_time":'
+    '4294967295,"preferred_life_time":4294967295}]},{"ifindex":2,"ifname":"br0","flags":'
+    '["BROADCAST","MULTICAST","UP","LOWER_UP"],"mtu":1500,"qdisc":"noqueue","operstate":"UP",'
+    '"group":"default","txqlen":1000,"addr_info":[{"family":"inet","local":"198.18.0.2",'
+    '"prefixlen":24,"scope":"global","label":"br0","valid_life_time":4294967295,'
+    '"preferred_life_time":4294967295}]}]'
+)
 
 
 class _Pi:
@@ -72,6 +82,8 @@ class _Pi:
             return 0, PORTS
         if argv[:3] == ("ip", "-j", "route"):
             return 0, ROUTE
+        if argv[:5] == ("ip", "-j", "-4", "addr", "show"):
+            return 0, "[]" if argv[-2:] == ("dev", "enx0011223344ab") else ALL_INET
         if argv == ("ip", "-j", "neigh", "show", "to", PC):
             return 0, NEIGH
         if argv == ("bridge", "-j", "fdb", "show"):
@@ -111,6 +123,20 @@ async def test_without_the_forwarding_database_the_port_with_a_link_is_taken() -
     path = await find_path(_Pi(failing=("bridge",)), None)  # type: ignore[arg-type]
     assert path.nic == "eth0"
     assert "sbctune tests and tunes eth0, the one with a link: give --nic" in (path.note or "")
+
+
+async def test_measuring_the_port_that_carries_nothing_warns() -> None:
+    """`measure --nic enx0011223344ab` (the lab: "sbctune: Traffic to this PC (198.18.0.1)
+    leaves br0 through eth0, not enx0011223344ab ...", hint --allow-other-route). Before: no
+    warning, and the note said the test's traffic "crosses enx0011223344ab"."""
+    path = await find_path(_Pi(), "enx0011223344ab")  # type: ignore[arg-type]
+    assert path.warning == (
+        "Traffic to this PC (198.18.0.1) leaves br0 through eth0, not enx0011223344ab (br0's "
+        "forwarding database): the results would measure eth0. Choose --nic eth0, or put this "
+        "PC on enx0011223344ab's side of br0."
+    )
+    path = await find_path(_Pi(), "eth0")  # type: ignore[arg-type]
+    assert path.warning is None  # the port the database names: measured as asked
 
 
 def test_the_ports_answer_is_read_strictly() -> None:
