@@ -33,6 +33,9 @@ _LINE = re.compile(r"([^/\s]{1,15})/(?:(device)|carrier ([01])|brport/state ([0-
 _MAC = re.compile(r"[0-9a-fA-F]{2}(?::[0-9a-fA-F]{2}){5}")
 _IFNAME = re.compile(r"[^/\s]{1,15}")
 _FORWARDING = 3  # BR_STATE_FORWARDING (include/uapi/linux/if_bridge.h)
+# `bridge -j fdb show` lists every MAC the bridges learned (~100 bytes each): room for a LAN of
+# ~10 000 hosts; a larger answer is not read (then the carriers decide)
+_MAX_FDB = 1 << 20
 
 
 @dataclass
@@ -78,7 +81,7 @@ def fdb_port(neigh_text: str, fdb_text: str) -> str | None:
     say, or says two ports."""
     try:
         neigh = parse_json(neigh_text or "[]", max_bytes=MAX_TEXT)
-        fdb = parse_json(fdb_text or "[]", max_bytes=MAX_TEXT)
+        fdb = parse_json(fdb_text or "[]", max_bytes=_MAX_FDB)
         macs = {str(n.get("lladdr", "")).lower() for n in neigh if isinstance(n, dict)}
         macs = {m for m in macs if _MAC.fullmatch(m)}
         ports = {
