@@ -214,3 +214,44 @@ def test_a_user_space_spanning_tree_is_not_said_to_listen_and_learn(tmp_path: Pa
     assert "br0's spanning tree runs in a user-space daemon (stp_state 2)" in item.reason
     assert "br_port_state_selection" in item.reason
     assert "listening, then learning" not in item.reason and "about 8 s" not in item.reason
+
+
+# Row 3: a VLAN named without a dot. `ip addr show vlan10` after `nmcli con add type vlan
+# con-name vlan10 ifname vlan10 dev eth0 id 10` (Lars Kellogg-Stedman, "Setting up an IPv6
+# VLAN", blog.oddbit.com, 2022-11-16; found in the search tool's code corpus), verbatim.
+VLAN10_IP = """7972: vlan10@eth0: <BROADCAST,MULTICAST,UP,LOWER_UP> mtu 1500 qdisc noqueue state UP group default qlen 1000
+    link/ether 2c:f0:5d:c9:12:a9 brd ff:ff:ff:ff:ff:ff
+    inet6 2001:470:1237:1212::2:c19a/128 scope global dynamic noprefixroute 
+       valid_lft 85860sec preferred_lft 53460sec
+    inet6 fe80::ced8:1750:d67c:2ead/64 scope link noprefixroute 
+       valid_lft forever preferred_lft forever
+"""  # noqa: E501, W291
+# `ethtool -i eth0.1` on OpenWrt 5.10.146 (an OpenWrt user's notes in the search tool's code
+# corpus, file id 69879661146), verbatim: every VLAN answers these bytes
+# (vlan_ethtool_get_drvinfo: vlan_fullname, vlan_version "1.8", fw_version "N/A", no bus;
+# net/8021q/vlan_dev.c 6.1 line 666, 6.12 665, 7.2 648), so it is vlan10's answer too.
+VLAN_DRVINFO = """driver: 802.1Q VLAN Support
+version: 1.8
+firmware-version: N/A
+expansion-rom-version:
+bus-info:
+supports-statistics: no
+supports-test: no
+supports-eeprom-access: no
+supports-register-dump: no
+supports-priv-flags: no
+"""
+
+
+def test_a_vlan_whose_driver_says_so_is_no_switch_port() -> None:
+    """Inspect over SSH runs `ethtool -i vlan10`; its driver is the 8021q module's, a software
+    driver by the name its get_drvinfo writes (no_queue_drivers.json's drvinfo). Before:
+    "vlan10", "a port of the switch behind eth0", driver "802.1Q VLAN Support"."""
+    from sbctune.advice.inspect import inventory_from_raw
+    from sbctune.inventory.raw import RawOutputs
+
+    raw = RawOutputs(commands={"ip addr": VLAN10_IP, "ethtool -i vlan10": VLAN_DRVINFO})
+    assert [n.name for n in inventory_from_raw(raw).nics] == []
+    # a paste of `ip addr` alone cannot tell a VLAN from a DSA user port (both name@eth0)
+    alone = inventory_from_raw(RawOutputs(commands={"ip addr": VLAN10_IP})).nics
+    assert [(n.name, n.switch_port, n.conduit) for n in alone] == [("vlan10", True, "eth0")]
