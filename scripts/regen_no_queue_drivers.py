@@ -14,6 +14,11 @@ stand for hardware: Wi-Fi interfaces (net/mac80211/iface.c, hostap), DSA's switc
 sbctune.inventory.nic_kind.software_device reads ``qdisc noqueue`` as software unless the
 device is Wi-Fi, stacked on another device (a DSA port), or shown as hardware by another
 source; tests/unit/test_no_queue_drivers.py keeps the table and that rule in step.
+For each software file, also the driver name its get_drvinfo writes (``ethtool -i``'s
+"driver:": vlan_ethtool_get_drvinfo's vlan_fullname "802.1Q VLAN Support", br_getinfo's
+"bridge" ...), resolved from a string literal, a #define or a const char[] of the file or its
+directory: a device that answers with one is software whatever its name (audit 43: a VLAN named
+vlan10, printed vlan10@eth0 as a DSA port is, read as a switch port).
 Read from Debian's linux-source-6.1 and -6.12 at the versions
 resources/kernel_source/VERSION.json names.
 """
@@ -62,15 +67,73 @@ def setters(root: Path) -> set[str]:
     return found
 
 
+_OPS = re.compile(r"\.get_drvinfo\s*=\s*(\w+)")
+_COPY = re.compile(
+    r"\b(?:strscpy|strlcpy|strncpy|strcpy)\s*\(\s*\w+(?:->|\.)driver\s*,\s*([^,;]+?)\s*[,)]"
+)
+
+
+def _body(text: str, function: str) -> str | None:
+    """The body of `function` (its braces matched), or None."""
+    found = re.search(r"\n(?:static\s+)?void\s+" + function + r"\s*\(", text)
+    if not found:
+        return None
+    start = text.find("{", found.end())
+    depth = 0
+    for at in range(start, len(text)):
+        depth += {"{": 1, "}": -1}.get(text[at], 0)
+        if depth == 0 and text[at] == "}":
+            return text[start:at]
+    return None
+
+
+def _string(token: str, path: Path) -> str | None:
+    """A string literal as is; a name through a #define or const char[] of the file itself,
+    then of the other .c/.h files of its directory (vlan_fullname is in net/8021q/vlan.c)."""
+    literal = re.fullmatch(r'"([^"]*)"', token)
+    if literal:
+        return literal.group(1)
+    if not re.fullmatch(r"\w+", token):
+        return None
+    define = re.compile(r"#define\s+" + token + r'\s+"([^"]*)"')
+    array = re.compile(r"\b" + token + r'\s*\[\s*\]\s*=\s*"([^"]*)"')
+    others = sorted(p for p in path.parent.glob("*.[ch]") if p != path)
+    for candidate in [path, *others]:
+        text = candidate.read_text(encoding="utf-8", errors="replace")
+        found = define.search(text) or array.search(text)
+        if found:
+            return found.group(1)
+    return None
+
+
+def drvinfo_name(root: Path, rel: str) -> str | None:
+    """The driver name the file's get_drvinfo writes, or None (none, or not a plain string)."""
+    path = root / rel
+    text = path.read_text(encoding="utf-8", errors="replace")
+    for function in sorted(set(_OPS.findall(text))):
+        body = _body(text, function)
+        copy = _COPY.search(body or "")
+        if copy:
+            return _string(copy.group(1).strip(), path)
+    return None
+
+
 def table(trees: dict[str, Path]) -> dict[str, dict[str, object]]:
-    """file → its kind and the series whose source has it set the flag."""
+    """file → its kind and the series whose source has it set the flag (and, for a software
+    file, the driver name its get_drvinfo writes, where all those series agree on one)."""
     files: dict[str, dict[str, object]] = {}
+    names: dict[str, set[str | None]] = {}
     for series, root in sorted(trees.items()):
         for rel in sorted(setters(root)):
             entry = files.setdefault(rel, {"kind": kind_of(rel), "series": []})
             series_list = entry["series"]
             assert isinstance(series_list, list)
             series_list.append(series)
+            if entry["kind"] == "software":
+                names.setdefault(rel, set()).add(drvinfo_name(root, rel))
+    for rel, found in names.items():
+        if len(found) == 1 and None not in found:
+            files[rel]["drvinfo"] = found.pop()
     return dict(sorted(files.items()))
 
 

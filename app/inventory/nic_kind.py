@@ -12,6 +12,7 @@ from sbctune.catalog.ids import IdDatabase
 from sbctune.catalog.kernel_drivers import load_kernel_drivers
 from sbctune.catalog.modeswitch import storage_mode
 from sbctune.catalog.oot_chips import out_of_tree_chip
+from sbctune.catalog.software_drivers import software_driver_file
 from sbctune.catalog.vendor_drivers import vendor_module
 from sbctune.catalog.vendor_formats import vendor_driver
 from sbctune.inventory.graph import Device
@@ -246,8 +247,21 @@ def software_device(device: Device) -> bool:
     return not any(wireless_from_name(n) for n in current_names(device))
 
 
+def software_driver(device: Device) -> bool:
+    """An interface whose driver is one of the kernel's software drivers by the name its
+    get_drvinfo writes (catalog.software_drivers: a VLAN's "802.1Q VLAN Support", "bridge",
+    "veth" ...), with no bus device, wiphy or IDs of its own: software whatever its name."""
+    if software_driver_file(device.value("driver")) is None:
+        return False
+    if any(kind not in ("if", "mac") for kind, _ in device.keys):
+        return False
+    return not (device.has("wiphy") or device.value("ids"))
+
+
 def is_nic(device: Device, catalog: Catalog, ids: IdDatabase) -> bool:
     if device.has("hub") or _can_controller(device) or software_device(device):
+        return False
+    if software_driver(device):
         return False
     if card_driver(device.value("driver")) and not current_names(device):
         return False  # mt7996e_hif: the second PCIe link of a card its module's driver takes

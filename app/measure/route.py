@@ -11,9 +11,16 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from sbctune.errors import UserError
-from sbctune.inventory.device_graph import READ_LOWERS, parse_lowers
+from sbctune.inventory.device_graph import READ_LOWERS, parse_lowers, path_down
 from sbctune.limits import parse_json
-from sbctune.measure.stacked_route import borrowed_address, carries, route_carrier
+from sbctune.measure.bridge_port import READ_PORTS, PortFacts, fdb_port, next_hop, parse_ports
+from sbctune.measure.stacked_route import (
+    Carrier,
+    borrowed_address,
+    carries,
+    route_carrier,
+    several_under,
+)
 from sbctune.remote import batch
 
 if TYPE_CHECKING:  # SSH (asyncssh) loads where a session is opened (issue 22)
@@ -121,6 +128,53 @@ async def _path_through(
     return pc, pi_addr, route_dev, note
 
 
+async def _ports(session: Session, pc: str, route_text: str) -> tuple[PortFacts | None, str | None]:
+    """One more round trip, where the route's device stands on several NICs: each device's
+    carrier, bridge-port state and device link, and the bridge port whose forwarding database
+    learned the next hop's MAC (bridge_port); None for what was not read."""
+    hop = next_hop(route_text, pc)
+    steps = [batch.command("sh", "-c", READ_PORTS)]
+    if hop:
+        steps.append(batch.command("ip", "-j", "neigh", "show", "to", hop))
+        steps.append(batch.command("bridge", "-j", "fdb", "show"))
+    answers = await session.run_script(steps)
+    facts = parse_ports(answers[0].text) if answers[0].ok else None
+    port = None
+    if hop and answers[1].ok and answers[2].ok:
+        port = fdb_port(answers[1].text, answers[2].text)
+    return facts, port
+
+
+async def _carrier(
+    session: Session, pc: str, route_text: str, route_dev: str | None, lowers: dict[str, set[str]]
+) -> Carrier:
+    """route_carrier, told which port carries the traffic where the route's device stands on
+    several NICs (_ports)."""
+    if not several_under(route_dev, lowers):
+        return route_carrier(route_dev, lowers)
+    facts, port = await _ports(session, pc, route_text)
+    return route_carrier(route_dev, lowers, facts, port)
+
+
+async def _other_port(
+    session: Session,
+    pc: str,
+    route_text: str,
+    route_dev: str,
+    nic: str,
+    lowers: dict[str, set[str]],
+) -> str | None:
+    """The port of route_dev that this PC's frames leave by, where the bridge's forwarding
+    database names one that is not `nic` nor stands on it (then the test measures that port,
+    not nic); None otherwise."""
+    if not several_under(route_dev, lowers):
+        return None
+    _facts, port = await _ports(session, pc, route_text)
+    if port is None or path_down(port, nic, lowers) is not None:
+        return None
+    return port if path_down(route_dev, port, lowers) is not None else None
+
+
 async def find_path(session: Session, nic: str | None) -> TestPath:
     """Which addresses to use, and whether traffic to this PC leaves through the NIC under test."""
     pc = session.local_address
@@ -144,7 +198,7 @@ async def find_path(session: Session, nic: str | None) -> TestPath:
     route_dev, pi_addr = _route(results[0].text)
     lowers = parse_lowers(results[1].text) if results[1].ok else {}
     if not nic:
-        carrier = route_carrier(route_dev, lowers)
+        carrier = await _carrier(session, pc, results[0].text, route_dev, lowers)
         return TestPath(pc, pi_addr, route_dev, None, carrier.nic, carrier.note)
     pc, pi_addr, route_dev, note = await _path_through(
         session, nic, (results[2], results[3]), route_dev, lowers
@@ -156,4 +210,12 @@ async def find_path(session: Session, nic: str | None) -> TestPath:
             f"results would measure {route_dev}. Put this PC on {nic}'s network, or "
             "choose that NIC."
         )
+    elif route_dev and pc == session.local_address:
+        port = await _other_port(session, pc, results[0].text, route_dev, nic, lowers)
+        if port:
+            warning = (
+                f"Traffic to this PC ({pc}) leaves {route_dev} through {port}, not {nic} "
+                f"({route_dev}'s forwarding database): the results would measure {port}. "
+                f"Choose --nic {port}, or put this PC on {nic}'s side of {route_dev}."
+            )
     return TestPath(pc, pi_addr, route_dev, warning, nic, note)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from sbctune.inventory.device_graph import bottoms, nearest_above, path_down
+from sbctune.measure.bridge_port import PortFacts, choose
 from sbctune.wording import counted
 
 
@@ -18,24 +19,38 @@ class Carrier:
     note: str | None  # in words, where the route's device is not the NIC itself
 
 
-def route_carrier(route_dev: str | None, lowers: dict[str, set[str]]) -> Carrier:
+def route_carrier(
+    route_dev: str | None,
+    lowers: dict[str, set[str]],
+    facts: PortFacts | None = None,
+    port: str | None = None,
+) -> Carrier:
     """The NIC under the device the route to this PC leaves by: itself where nothing stands
-    under it; the one NIC at the bottom of its stack; the first by name of several (a bond's
-    or a bridge's ports: which one carries a given packet is the kernel's choice, so the user
-    is told and can choose)."""
+    under it; the one NIC at the bottom of its stack; of several (a bond's or a bridge's
+    ports), the one the bridge's forwarding database sends this PC's frames through (`port`),
+    else the one with a link on a forwarding port (`facts`: bridge_port.choose), else the
+    first by name; the user is told which and why, and can choose."""
     if not route_dev:
         return Carrier(None, None)
     found = bottoms(route_dev, lowers)
     if found == [route_dev]:
         return Carrier(route_dev, None)
-    nic = found[0]
-    note = f"{nic}, under {route_dev}, carries your session: sbctune tests and tunes {nic}."
-    if len(found) > 1:
-        note = (
-            f"{route_dev} stands on {counted(len(found), 'device')} ({', '.join(found)}); "
-            f"sbctune tests and tunes {nic}, the first by name: give --nic to choose another."
+    if len(found) == 1:
+        nic = found[0]
+        return Carrier(
+            nic, f"{nic}, under {route_dev}, carries your session: sbctune tests and tunes {nic}."
         )
+    nic, why = choose(route_dev, found, lowers, facts or PortFacts(), port)
+    note = (
+        f"{route_dev} stands on {counted(len(found), 'device')} ({', '.join(found)}); "
+        f"sbctune tests and tunes {nic}, {why}: give --nic to choose another."
+    )
     return Carrier(nic, note)
+
+
+def several_under(route_dev: str | None, lowers: dict[str, set[str]]) -> bool:
+    """Whether the route's device stands on more than one NIC (then which one is asked)."""
+    return route_dev is not None and len(bottoms(route_dev, lowers)) > 1
 
 
 def carries(route_dev: str | None, nic: str, lowers: dict[str, set[str]]) -> bool:

@@ -129,26 +129,51 @@ def _restart_refusal(ctx: Context, setting: str) -> str | None:
         f"changing {_SETTING.get(setting, setting)} on {caps.driver} "
         f"{restart_words(caps, setting)} "
         f"({caps.cite(f'restarts:{setting}') or caps.cite('restarts_on')}), "
-        f"and {ctx.ssh_words()}: {HELD_FOR_LINK} (then applied under the "
+        f"and {ctx.ssh_words()}{stp_note(ctx)}: {HELD_FOR_LINK} (then applied under the "
         "guard and, where NetworkManager runs, its checkpoint)"
     )
 
 
 def stp_refusal(ctx: Context, drops: str) -> str | None:
-    """Where the session runs over a spanning-tree bridge on the NIC, a change that drops the
-    NIC's link is not possible over this session, consent or not: the bridge stops forwarding
-    for listening and learning after the link returns (audit 39 row 3: in the lab the session
-    was lost after 33 s and the guard undid the change)."""
+    """Where the session runs over a spanning-tree bridge on the NIC whose forwarding returns
+    too late for this session (or when, a daemon's choice, is not known), a change that drops
+    the NIC's link is not possible over this session, consent or not (audit 39 row 3: in the
+    lab the session was lost after 33 s and the guard undid the change)."""
     stp = ctx.stp_wait()
     if stp is None:
         return None
     bridge, seconds = stp
+    if seconds is None:
+        return (
+            f"{drops}, and {ctx.ssh_words()}: {bridge}'s spanning tree runs in a user-space "
+            "daemon (stp_state 2), which decides when a port forwards again after its link "
+            "returns (net/bridge/br_stp.c: br_port_state_selection leaves the ports' states to "
+            "it), so how long this SSH session would stall is not known, and the guard would "
+            f"undo the change if it were lost; not possible over {bridge} (turn off STP on "
+            f"{bridge}, or tune over another connection)"
+        )
+    most = (link_wait.MOST_SECONDS - link_wait.about_seconds()) // 2
     return (
         f"{drops}, and {ctx.ssh_words()}: {bridge} runs the spanning tree protocol, so after "
         f"the link returns it forwards again only after about {seconds} s (listening, then "
         "learning: net/bridge/br_stp.c: br_make_forwarding), too long for this SSH session, "
         f"and the guard would undo the change; not possible over {bridge} (turn off STP on "
-        f"{bridge} or set its forward delay lower, or tune over another connection)"
+        f"{bridge} or set its forward delay to {most} s or less, or tune over another "
+        "connection)"
+    )
+
+
+def stp_note(ctx: Context) -> str:
+    """What the held-back reason adds where the session's bridge runs the spanning tree with a
+    forward delay short enough for the session: the stall after the link returns."""
+    stp = ctx.stp_bridge()
+    if stp is None or stp[1] is None or ctx.stp_wait() is not None:
+        return ""
+    bridge, seconds = stp
+    return (
+        f"; {bridge} runs the spanning tree protocol, so after the link returns it forwards "
+        f"again after about {seconds} s more (listening, then learning: net/bridge/br_stp.c: "
+        "br_make_forwarding)"
     )
 
 

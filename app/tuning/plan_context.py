@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sbctune.inventory.model import Inventory, Nic
-from sbctune.tuning import driver_caps, ssh_stack
+from sbctune.tuning import driver_caps, link_wait, ssh_stack
 from sbctune.tuning.driver_caps import DriverCaps
 from sbctune.tuning.knobs import parse_cpu_list
 from sbctune.tuning.model import NotNeeded, PlannedTweak, Tweak
@@ -68,20 +68,39 @@ class Context:
             return [iface]
         return ssh_stack.path_down(dev, iface, ssh_stack.parse_lowers(stack.text))
 
-    def stp_wait(self) -> tuple[str, int] | None:
+    def stp_bridge(self) -> tuple[str, int | None] | None:
         """(bridge, seconds) where the session runs over a bridge on the NIC that runs the
-        spanning tree: after the NIC's link returns, the bridge forwards again only after
-        listening and learning (net/bridge/br_stp.c: br_make_forwarding), 30 s by default,
-        longer than the session's keepalive and the link wait: a restart loses the session
-        and the guard undoes it (audit 39 row 3). None elsewhere."""
+        spanning tree: after the NIC's link returns, the kernel's STP (stp_state 1) forwards
+        again only after listening and learning, forward_delay each (net/bridge/br_stp.c:
+        br_make_forwarding); a user-space daemon's (stp_state 2) when it chooses (seconds
+        None: not known). None where no such bridge is on the session's path."""
         path = self.ssh_path() or []
         stack = self.facts.step("ssh-lowers")
         if len(path) < 2 or stack is None or not stack.ok:
             return None
         seconds = ssh_stack.stp_seconds(stack.text)
+        daemon = ssh_stack.user_stp(stack.text)
         for dev in path[:-1]:
+            if dev in daemon:
+                return dev, None
             if seconds.get(dev):
                 return dev, seconds[dev]
+        return None
+
+    def stp_wait(self) -> tuple[str, int | None] | None:
+        """stp_bridge where its wait is too long for this SSH session or not known: the link's
+        drop (link_restart.json's about_seconds) and the bridge's listening and learning
+        together past the link wait's own bound (link_wait.MOST_SECONDS, under the session's
+        keepalive allowance): a restart loses the session and the guard undoes it (audit 39
+        row 3: 30 s, lost). A shorter forward delay (the kernel allows 2 s: br_stp.c:
+        br_set_forward_delay) stalls the session for seconds only: consent applies, as on a
+        plain NIC (audit 43). None elsewhere."""
+        stp = self.stp_bridge()
+        if stp is None:
+            return None
+        seconds = stp[1]
+        if seconds is None or link_wait.about_seconds() + seconds > link_wait.MOST_SECONDS:
+            return stp
         return None
 
     def ssh_words(self) -> str:

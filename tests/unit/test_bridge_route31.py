@@ -97,6 +97,8 @@ class _Pi:
         argv = tuple(asked)
         if tuple(argv) == ("sh", "-c", READ_LOWERS):
             return self.answers["lowers"]
+        if argv[:2] in {("sh", "-c"), ("bridge", "-j")} or argv[:3] == ("ip", "-j", "neigh"):
+            return ""  # audit 43's ports round trip (several NICs under br0): nothing read
         if argv[:3] == ("ip", "-j", "route"):
             return self.answers["route"]
         if tuple(argv[-2:]) == ("dev", "eth0"):
