@@ -88,3 +88,26 @@ def test_row1_netlinks_print_is_planned_as_before() -> None:
     item = _coalescing("macb", NETLINK_MACB.read_text(), "6.1.72-v8-16k+", chip="RP1")
     assert item.applicable
     assert [t for t, _b, _a in _changes(item)] == ["eth0 -C rx-usecs"]
+
+
+NETLINK_EEE = CAPTURES / "ethtool_eee" / "pi_end0_enabled_inactive_systemd_32032.txt"
+
+
+@pytest.mark.posix_only("the lab's fake ethtool locks its state with fcntl")
+def test_row2_the_labs_show_eee_is_netlinks_print(tmp_path: Path) -> None:
+    # Row 2: the lab's ethtool is 6.1 over netlink, whose --show-eee (netlink/eee.c
+    # eee_reply_cb) says "EEE settings" and puts no space after a mode; the lab printed the
+    # ioctl print's "EEE Settings" and "100baseT/Full " (ethtool.c do_geee, dump_link_caps).
+    # A real netlink capture (a Pi's end0, bcmgenet) holds the lines the lab prints.
+    out, err, code = ethtool(lab_state(tmp_path, "bcmgenet", "BCM2711", "6.1.0"), "--show-eee",
+                             "eth0")  # fmt: skip
+    assert (err, code) == ([], 0)
+    lines = out.splitlines()
+    assert lines[0] == "EEE settings for eth0:"
+    assert not [line for line in lines if line.endswith(" ")]
+    real = NETLINK_EEE.read_text().splitlines()
+    assert real[3:5] == [
+        "\tSupported EEE link modes:  100baseT/Full",
+        "\t                           1000baseT/Full",
+    ]
+    assert real[3:5] == lines[3:5]
