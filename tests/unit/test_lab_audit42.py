@@ -13,12 +13,14 @@ were never read. Netlink's print shows "n/a" for what the kernel did not report.
 from __future__ import annotations
 
 import json
+import subprocess
 from pathlib import Path
 
 import pytest
 
 from sbctune.inventory.model import Board, Inventory, Nic
 from sbctune.inventory.parsers.ethtool import parse_ethtool_coalesce
+from sbctune.lab.ethtool_state import front_text
 from sbctune.remote import batch
 from sbctune.remote.batch import StepResult
 from sbctune.tuning import catalog
@@ -111,3 +113,29 @@ def test_row2_the_labs_show_eee_is_netlinks_print(tmp_path: Path) -> None:
         "\t                           1000baseT/Full",
     ]
     assert real[3:5] == lines[3:5]
+
+
+@pytest.mark.posix_only("the lab's fake ethtool locks its state with fcntl")
+def test_row3_the_labs_ethtool_says_its_version(tmp_path: Path) -> None:
+    # Row 3: `ethtool --version` went to the capture script, "ethtool: command not found" and
+    # 127, which reads as ethtool missing; the lab's ethtool is Debian's 6.1 (ethtool.c
+    # do_version: PACKAGE " version " VERSION, configure.ac AC_INIT(ethtool, 6.1, ...))
+    state = lab_state(tmp_path, "r8152", "RTL8153", "6.1.0")
+    assert ethtool(state, "--version") == ("ethtool version 6.1\n", [], 0)
+
+
+@pytest.mark.posix_only("the lab's ethtool front is a POSIX shell script")
+def test_row3_the_labs_front_hands_version_to_the_model(tmp_path: Path) -> None:
+    # the installed `ethtool` is a shell front (ethtool_state.front_text): `--version` has no
+    # interface after it, and went to the capture script
+    model, fallback = tmp_path / "model", tmp_path / "fallback"
+    model.write_text('#!/bin/sh\necho "model $*"\n', encoding="utf-8")
+    fallback.write_text('#!/bin/sh\necho "capture $*"\n', encoding="utf-8")
+    for script in (model, fallback):
+        script.chmod(0o755)
+    front = tmp_path / "ethtool"
+    front.write_text(front_text(model, fallback, tmp_path / "shown", ["eth0"]), encoding="utf-8")
+    env = {"PATH": "/usr/bin:/bin"}
+    out = subprocess.run(["sh", str(front), "--version"], capture_output=True, text=True,
+                         env=env, check=False, timeout=30)  # fmt: skip
+    assert out.stdout == "model --version\n"
