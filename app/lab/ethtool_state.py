@@ -333,8 +333,11 @@ def front_text(model: Path, fallback: Path, shown: Path, interfaces: list[str]) 
         f"shown={shlex.quote(str(shown))}",
         f'[ -z "${{{fake_ethtool.STATE_ENV}-}}${{{fake_ethtool.FALLBACK_ENV}-}}" ]'
         ' || exec "$model" "$@"',
-        # `ethtool IFACE` (link settings): live, the model answers each time
-        f'[ "$#" -eq 1 ] && case "$1" in {_pattern(interfaces)}) exec "$model" "$@" ;; esac',
+        # `ethtool IFACE` (link settings): live, the model answers each time; so does
+        # `ethtool --version`, the lab's ethtool's own (audit 42 row 3: the captures said
+        # "command not found")
+        f'[ "$#" -eq 1 ] && case "$1" in {_pattern([*interfaces, "--version"])}) '
+        'exec "$model" "$@" ;; esac',
         # flags before the option (-I, --debug N, --json): the model finds the interface
         f'case "$1" in {_pattern(list(fake_ethtool_tables.FLAGS))}) exec "$model" "$@" ;; esac',
         'case "${2-}" in',

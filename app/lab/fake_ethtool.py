@@ -264,10 +264,17 @@ class AfterSet(NamedTuple):
     down_seconds: float = 0.0
 
 
+# The one ethtool the lab is (SOURCE.md: Debian's 1:6.1-1, Raspberry Pi OS bookworm's), as its
+# `--version` says it (ethtool 6.1 configure.ac AC_INIT(ethtool, 6.1); audit 42 row 3)
+VERSION_LINE = "ethtool version 6.1\n"
+
+
 def run(argv: list[str], state_path: str, fallback: str = "") -> Answer | None:
     """Handle ``argv`` (without the program name): (stdout, stderr lines, code), or None.
     `fallback`: the capture script (a line it captured is left to it)."""
     fallback = fallback or FALLBACK
+    if argv == ["--version"]:  # ethtool.c do_version: PACKAGE " version " VERSION
+        return VERSION_LINE, [], 0  # (it went to the capture script: "command not found", 127)
     if argv and argv[0] in FLAGS:
         return flagged(argv, state_path, fallback)
     if len(argv) == 1 and not argv[0].startswith("-"):

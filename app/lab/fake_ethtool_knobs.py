@@ -296,14 +296,17 @@ def show_eee(ifname: str, dev: dict[str, Any]) -> str:
     lpi = f"{lpi_timer_us(ifname, dev)} (us)" if eee.get("tx_lpi") else "disabled"
 
     def modes(title: str, items: list[str]) -> list[str]:
-        head = f"\t{title} EEE link modes: "
+        # netlink's print (ethtool 6.1 netlink/eee.c eee_reply_cb, settings.c dump_link_modes):
+        # each further mode under the first, no space after a mode. The trailing spaces and
+        # "EEE Settings" are the ioctl print's (ethtool.c do_geee, dump_link_caps; audit 42 row 2)
+        head = f"\t{title} EEE link modes:  "
         if not items:
-            return [head + " Not reported"]
+            return [head + "Not reported"]
         pad = "\t" + " " * (len(head) - 1)
-        return [head + " " + items[0] + " "] + [pad + " " + m + " " for m in items[1:]]
+        return [head + items[0]] + [pad + m for m in items[1:]]
 
     advertised = eee.get("advertised", eee["supported"]) if eee["enabled"] else []
-    lines = [f"EEE Settings for {ifname}:", f"\tEEE status: {status}", f"\tTx LPI: {lpi}"]
+    lines = [f"EEE settings for {ifname}:", f"\tEEE status: {status}", f"\tTx LPI: {lpi}"]
     lines += modes("Supported", eee["supported"])
     lines += modes("Advertised", advertised)
     lines += modes("Link partner advertised", eee.get("link_partner", []))

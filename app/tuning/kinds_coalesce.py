@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from sbctune.inventory.parsers.ethtool import parse_ethtool_coalesce
+from sbctune.inventory.parsers.ethtool import EthtoolCoalesce, parse_ethtool_coalesce
 from sbctune.tuning import driver_caps, source_rule
 from sbctune.tuning.kinds_ethtool import (
     _ethtool_change,
@@ -33,9 +33,10 @@ def _plan_coalescing(ctx: Context) -> PlannedTweak:
     # no set_coalesce, or a chip the driver refuses it on (RTL8125): the source rule's
     coalesce, _ = parse_ethtool_coalesce(text)
     item = PlannedTweak(ctx.tweak, True, "fewer, larger interrupts")
-    if coalesce.adaptive_rx is not None:
-        before = "on" if coalesce.adaptive_rx else "off"
-        _adaptive_start(ctx, item, coalesce.params, coalesce.adaptive_rx)
+    adaptive = _adaptive_rx(ctx, coalesce)
+    if adaptive is not None:
+        before = "on" if adaptive else "off"
+        _adaptive_start(ctx, item, coalesce.params, adaptive)
         # last: applied after the values, so they are written and read back while DIM is off,
         # and undone first, so DIM stops before the old values go back (bcmgenet_dim_work
         # rewrites the registers while it runs; `-C adaptive-rx off` keeps what they hold)
@@ -67,6 +68,22 @@ def _plan_coalescing(ctx: Context) -> PlannedTweak:
                             f"({ctx.caps.cite('coalesce_unit_ns')})")  # fmt: skip
         return item
     return _no(ctx, "the driver offers no interrupt coalescing settings")
+
+
+ADAPTIVE_RX = "ETHTOOL_COALESCE_USE_ADAPTIVE_RX"  # supported_coalesce_params' flag
+
+
+def _adaptive_rx(ctx: Context, coalesce: EthtoolCoalesce) -> bool | None:
+    """Adaptive RX as the driver has it, None where it has none. Netlink's print shows it only
+    where the kernel reported it ("n/a" otherwise); the ioctl print (ethtool 4.19/5.4, or no
+    CONFIG_ETHTOOL_NETLINK) shows "Adaptive RX: off" for every driver, and `-C adaptive-rx on`
+    then meets ethtool_set_coalesce_supported: EOPNOTSUPP on stmmac, igb, r8152 ... (audit 42
+    row 1). There the driver table's supported_coalesce_params decide; unknown driver: none."""
+    shown = coalesce.adaptive_rx
+    if shown is not False or not coalesce.every_field_shown:
+        return shown
+    caps = ctx.caps
+    return False if caps is not None and ADAPTIVE_RX in caps.coalesce_params else None
 
 
 def _adaptive_start(

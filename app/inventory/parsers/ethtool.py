@@ -382,6 +382,18 @@ class EthtoolCoalesce:
     adaptive_tx: bool | None = None
     params: dict[str, int | None] = field(default_factory=dict)
     extra: dict[str, str] = field(default_factory=dict)  # e.g. "CQE mode RX": "n/a"
+    # Some field shows "n/a": netlink's print (ethtool/netlink/coalesce.c coalesce_reply_cb,
+    # show_u32/show_bool), which shows only what the kernel reported (net/ethtool/coalesce.c
+    # coalesce_put_u32: a zero the driver does not support is left out). The ioctl print
+    # (ethtool.c dump_coalesce: ethtool 4.19 and 5.4, OpenWrt's netlink-less build, a kernel
+    # without CONFIG_ETHTOOL_NETLINK) shows every field of struct ethtool_coalesce, so its
+    # "Adaptive RX: off" or "0" says nothing about what the driver supports.
+    per_attribute: bool = False
+
+    @property
+    def every_field_shown(self) -> bool:
+        """The ioctl print: every field shown, supported or not (see `per_attribute`)."""
+        return not self.per_attribute and (self.adaptive_rx is not None or bool(self.params))
 
     @property
     def rx_usecs(self) -> int | None:
@@ -423,12 +435,14 @@ def _parse_ethtool_coalesce(text: str) -> Parsed[EthtoolCoalesce]:
         if m:
             res.adaptive_rx = _yes_no(m.group(1))
             res.adaptive_tx = _yes_no(m.group(2))
+            res.per_attribute |= "n/a" in (m.group(1), m.group(2))
             found += 1
             continue
         m = _PAIR_RE.match(line)
         if m:  # e.g. "CQE mode RX: n/a  TX: n/a"
             res.extra[f"{m.group(1)} RX"] = m.group(2)
             res.extra[f"{m.group(1)} TX"] = m.group(3)
+            res.per_attribute |= "n/a" in (m.group(2), m.group(3))
             found += 1
             continue
         m = re.match(r"^\s*([a-z][\w-]*):\s*(\S+)\s*$", line)
@@ -436,5 +450,6 @@ def _parse_ethtool_coalesce(text: str) -> Parsed[EthtoolCoalesce]:
             bad += 1
             continue
         res.params[m.group(1)] = to_int(m.group(2))
+        res.per_attribute |= m.group(2) == "n/a"
         found += 1
     return res, finish("ethtool -c", text, found, bad, warnings)
