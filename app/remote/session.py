@@ -52,6 +52,11 @@ SudoMode = Literal["root", "passwordless", "password"]
 
 # Appended to the remote PATH for every command (see `Session.start`).
 SBIN_PATH = "/usr/local/sbin:/usr/sbin:/sbin"
+# Every command and sudo itself run in this locale: the kernel's refusals reach us through the
+# C library's strerror() and sudo's own words, both translated in the Pi's locale ("Vorgang
+# wird nicht unterstützt" on a German Pi), and the planner reads the English words; C.UTF-8
+# has no translations and keeps UTF-8 text as it is (a program that lacks it falls back to C).
+REMOTE_LOCALE = "C.UTF-8"
 SUDO_PROBE = "id -u; sudo -n true >/dev/null 2>&1 && echo passwordless"
 _SUDO_BAD_PASSWORD = re.compile(r"incorrect password|Sorry, try again|no password was provided")
 _SUDO_NOT_ALLOWED = re.compile(r"not in the sudoers|not allowed to execute|may not run sudo")
@@ -211,9 +216,12 @@ class Session:
         # A non-root login's PATH on Debian/Raspberry Pi OS lacks the sbin folders, where
         # ethtool, ip, sysctl live; sudo's secure_path has them, a plain login does not.
         path = f'PATH="$PATH:{SBIN_PATH}"; export PATH'
-        wrapper = f"echo {PID_PREFIX.decode()}$$; {path}; exec " + join(argv)
+        # exported inside too: sudo's env_reset may drop what `env` set for sudo itself
+        locale = f"LC_ALL={REMOTE_LOCALE}; export LC_ALL"
+        wrapper = f"echo {PID_PREFIX.decode()}$$; {path}; {locale}; exec " + join(argv)
         prefix, password = await self._sudo_prefix() if sudo else ([], b"")
-        line = join([*prefix, "sh", "-c", wrapper])
+        # `env`, not `VAR=x cmd`: the login shell may be one without that form (csh)
+        line = join(["env", f"LC_ALL={REMOTE_LOCALE}", *prefix, "sh", "-c", wrapper])
         self.round_trips += 1
         try:
             proc = await self._conn.create_process(line, encoding=None)

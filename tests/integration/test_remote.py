@@ -322,3 +322,20 @@ def _closed_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return int(sock.getsockname()[1])
+
+
+async def test_commands_and_sudo_run_in_the_untranslated_locale(
+    module_lab: Any, known: KnownHosts
+) -> None:
+    """audit42 row 4: a Pi set to another language says the kernel's refusals in it (strerror
+    is translated); every command, batch and sudo runs in C.UTF-8, whose words are English."""
+    lab = module_lab
+    show = ["sh", "-c", 'printf "%s|%s" "$LC_ALL" "$(locale 2>/dev/null | grep LC_MESSAGES)"']
+    async with await _connect(lab, known) as session:
+        plain = await session.run(show, check=True)
+        (batched,) = await session.run_script([command(*show)])
+        as_root = await session.run(show, sudo=True, check=True)
+        failed = await session.run(["ls", "/sbctune-no-such-file"])
+    for said in (plain.stdout, batched.text, as_root.stdout):
+        assert said.startswith("C.UTF-8|"), said
+    assert "No such file or directory" in failed.stderr
