@@ -81,3 +81,32 @@ def test_a_hub_with_gigabit_ethernet_is_a_hub() -> None:
     Pi lists one NIC: the ASUS USB-AC68 (RTL8814AU)."""
     nics = inspect_bundle(CORPUS / _HUB_CHAIN).nics
     assert [(n.ids, n.wireless) for n in nics] == [("0b05:1817", True)]
+
+
+# --- a line's own driver names the source of its format ---------------------------------------
+
+_TX_STATUS = "dock75_surface_jakeday_259_surface_dock_r8152_tx_status_71_one_line"
+_PROBE_13 = "dock75_x1carbon_gen10_firmware_lenovo_206_tb4_dock_igc_probe_13_link_lost_unnamed"
+
+
+def test_an_r8152_line_is_read_as_r8152s_own_message() -> None:
+    """r8152.c write_bulk_callback() prints netdev_warn "Tx status %d"; rtl8150.c's dev_info
+    "%s: Tx status %d" matches more literal text, but the line names r8152: the finding cites
+    r8152.c at warning level. The -71 it reports is no reset, so hub_port_init() (which prints
+    resets) is not named as its source."""
+    inv = inspect_bundle(CORPUS / _TX_STATUS)
+    (said,) = [f.summary for f in inv.findings if f.id == "driver-complaint"]
+    assert "(level warn, drivers/net/usb/r8152.c in the 6.1 and 6.12 kernel source)" in said
+    assert "rtl8150" not in said
+    (reset,) = [f.summary for f in inv.findings if f.id == "usb-reset"]
+    assert "1 USB error: -71 EPROTO" in reset and "hub_port_init" not in reset
+
+
+def test_a_driver_whose_probe_failed_is_still_the_lines_source() -> None:
+    """igc's probe failed, so no driver is bound to 0000:79:00.0, but dev_printk's prefix
+    "igc 0000:79:00.0" names who printed "PCIe link lost, device now detached": igc_main.c is
+    cited first, not fm10k_pci.c, which prints the same words."""
+    inv = inspect_bundle(CORPUS / _PROBE_13)
+    (said,) = [f.summary for f in inv.findings if f.id == "driver-complaint"]
+    assert "drivers/net/ethernet/intel/igc/igc_main.c (+1 more)" in said
+    assert "fm10k" not in said
