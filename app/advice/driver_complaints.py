@@ -92,7 +92,8 @@ def _own_match(line: str, driver: str | None) -> KernelMessage | None:
         return table.match(line)
     found = table.candidates(line)
     own = [m for m in found if known.file in m.files]
-    return (own or found or [None])[0]
+    best = own or found
+    return best[0] if best else None
 
 
 # dev_printk()'s prefix, "<driver> <device>: " (drivers/base/core.c: dev_driver_string(),
