@@ -219,15 +219,22 @@ def interface_findings(
         for key, named in (("errors", "error"), ("dropped", "drop")):
             kind = "drop" if f"{which}_{key}" in totals else named
             count = c.get(f"{which}_{key}") or 0
-            if (kind, which) in covered or not count or not total:
+            if (kind, which) in covered or not count or not (total or key == "errors"):
                 continue
-            # The stack's drops (an unknown protocol) were counted as received packets first;
-            # errors are of the same order, so one measure for both: a share of the packets.
-            share = count / total
+            # The stack's drops (an unknown protocol) were counted as received packets first:
+            # a share of the packets. Errors are not in the packets (include/uapi/linux/if_link.h
+            # rtnl_link_stats64: rx_packets "good packets", tx_packets "successfully
+            # transmitted"): a share of packets and errors, so 266 failed sends and none
+            # through are all of them, not "of 0".
+            share = count / total if key == "dropped" else count / (total + count)
             info, warning = _share_limits(kind)  # type: ignore[arg-type]
             if count < rules().limits["min_count"] or share < info:
                 continue
-            shown = f"{grouped(count)} of {grouped(total)} {word} packets {key}"
+            shown = (
+                f"{grouped(count)} of {grouped(total)} {word} packets {key}"
+                if key == "dropped"
+                else f"{grouped(count)} {key} against {grouped(total)} packets {word}"
+            )
             said.append(f"{shown} ({percent(share)})")
             if f"{which}_{key}" in totals:
                 notes.append(totals[f"{which}_{key}"].note(f"{which}_{key}"))

@@ -4,10 +4,13 @@ that no rule of logs.py explains, named by what the kernel's source says they ar
 
 from __future__ import annotations
 
+import functools
+import re
 from dataclasses import replace
 
 from sbctune.advice.log_words import errno_words
 from sbctune.catalog.kernel_drivers import (
+    load_kernel_drivers,
     other_drivers_message,
     own_files_first,
     sibling_driver_dir,
@@ -26,8 +29,8 @@ def complaints(nic: Nic, label: str) -> list[Finding]:
     lines = nic.log.get("kernel_error")
     if not lines:
         return []
-    table = load_messages()
-    matched = [(line, table.match(line)) for line in lines]
+    driver = nic.driver or _printing_driver(lines, nic.bus_path)
+    matched = [(line, _own_match(line[:400], driver)) for line in lines]
     # a line its driver prints where it takes its own default for an absent firmware property
     # ("set rx_delay to 0x%x", dwmac-rk.c) is no complaint: the probe went on
     taken = [
@@ -43,9 +46,9 @@ def complaints(nic: Nic, label: str) -> list[Finding]:
         if not lines:
             return defaults
     known = [
-        (line, replace(m, files=own_files_first(m.files, nic.driver)))
+        (line, replace(m, files=own_files_first(m.files, driver)))
         for line, m in matched
-        if m is not None and not other_drivers_message(m.files, nic.driver)
+        if m is not None and not other_drivers_message(m.files, driver)
     ]
     count = max(nic.log_counts.get("kernel_error", len(lines)) - len(taken), len(lines))
     if not known:
@@ -76,6 +79,34 @@ def complaints(nic: Nic, label: str) -> list[Finding]:
         ),
         *defaults,
     ]
+
+
+@functools.lru_cache(maxsize=4096)  # a flooding line (thousands of "Tx status -71") once
+def _own_match(line: str, driver: str | None) -> KernelMessage | None:
+    """The format the line was printed from: the most specific the table has, unless one its
+    driver's own file prints matches too (r8152.c's netdev_warn "Tx status %d", not
+    rtl8150.c's longer dev_info "%s: Tx status %d", for an r8152 line)."""
+    table = load_messages()
+    known = load_kernel_drivers().get(driver)
+    if known is None or not known.file:
+        return table.match(line)
+    found = table.candidates(line)
+    own = [m for m in found if known.file in m.files]
+    best = own or found
+    return best[0] if best else None
+
+
+# dev_printk()'s prefix, "<driver> <device>: " (drivers/base/core.c: dev_driver_string(),
+# dev_name()): the driver that printed a line about the NIC's device, where no driver is bound
+# to it any more (igc whose probe failed)
+def _printing_driver(lines: list[str], bus_path: str | None) -> str | None:
+    if not bus_path:
+        return None
+    for line in lines[:20]:
+        found = re.search(rf"(?:^|\s)([\w-]{{2,32}}) {re.escape(bus_path)}[\s:]", line)
+        if found and load_kernel_drivers().get(found.group(1)) is not None:
+            return found.group(1)
+    return None
 
 
 def _sibling(message: KernelMessage, driver: object) -> str:

@@ -138,11 +138,14 @@ def _usb_reset(nic: Nic, label: str) -> list[Finding]:
         codes = usb_errnos(errors)
         tallies.append(counted(usb_errors, "USB error") + (f": {codes}" if codes else ""))
     what = "the USB adapter was reset or lost" if resets else "USB transfers to the adapter failed"
+    # hub_port_init() prints the resets; an error alone is the line that reports it (r8152's
+    # "Tx status -71", write_bulk_callback()), not the USB core's
+    where = cite("usb_reset") if resets else ""
     return _one(
         "usb-reset",
         "warning",
         label,
-        f"{label}: {what} ({', '.join(tallies)}): power, cable or port{cite('usb_reset')}.",
+        f"{label}: {what} ({', '.join(tallies)}): power, cable or port{where}.",
         (resets + errors)[:4],
     )
 

@@ -256,8 +256,16 @@ class MessageTable:
     def _match(self, head: str) -> KernelMessage | None:
         # The most specific format that matches wins (most literal text): a bare "Failed to
         # %s %s" of one driver must not take stmmac's "Failed to reset the dma".
+        found = self.candidates(head)
+        return found[0] if found else None
+
+    def candidates(self, text: str) -> list[KernelMessage]:
+        """Every format this line matches, the most specific first (most literal text; in the
+        order met where equal): a caller that knows the line's driver may prefer its own file's
+        (r8152's "Tx status %d" over rtl8150's longer "%s: Tx status %d")."""
+        head = text[:400]
         tried = 0
-        best: tuple[int, str, str, str, str] | None = None
+        best: list[tuple[int, str, str, str, str]] = []
         for word in dict.fromkeys(_WORD_RE.findall(head)):
             rows = self._rows.get(word)
             if rows is None:
@@ -283,15 +291,14 @@ class MessageTable:
                 if rx is None:
                     rx = self._regex[fmt] = _to_regex(fmt)
                 if rx.search(head):
-                    weight = len(_SPEC_RE.sub("", fmt))
-                    if best is None or weight > best[0]:
-                        best = (weight, fmt, level, files, series)
+                    best.append((len(_SPEC_RE.sub("", fmt)), fmt, level, files, series))
             if tried > _MAX_TRIED:
                 break
-        if best is None:
-            return None
-        _weight, fmt, level, files, series = best
-        return KernelMessage(fmt, level, tuple(files.split(",")), tuple(series.split(",")))
+        order = sorted(range(len(best)), key=lambda i: (-best[i][0], i))
+        return [
+            KernelMessage(fmt, level, tuple(files.split(",")), tuple(series.split(",")))
+            for _w, fmt, level, files, series in (best[i] for i in order)
+        ]
 
     def errno(self, value: int | str | None) -> Errno | None:
         """-110, "110", "-ETIMEDOUT"... → ETIMEDOUT (Connection timed out)."""

@@ -9,7 +9,7 @@ hub is ``…u2u4``, as udevadm shows ``1-1.3:1.0/net/wlp1s0u1u3``) and, for a US
 is no PCI device (an SoC's: the naming scheme's NAMING_USB_HOST, "use the USB specifier as
 is"), the USB part alone (``enu1u1``: a Raspberry Pi 3's Ethernet at port 1-1.1), ``d<index>`` for a
 device-tree alias (``names_devicetree``, systemd 251+: ``end0``). ``x<MAC>`` names
-(``enx…``/``wlx…``) say nothing of the bus."""
+(``enx…``/``wlx…``) are given, by default, to USB devices alone (``usb_by_mac_name``)."""
 
 from __future__ import annotations
 
@@ -40,6 +40,20 @@ def bus_from_name(name: str | None) -> str | None:
     if _DT_NAME.match(text):
         return "platform"
     return None
+
+
+# systemd's rules.d/73-usb-net-by-mac.rules renames a net device "directly or indirectly on USB"
+# whose MAC is universally administered (ATTR{address}=="?[014589cd]:*") to net_id's
+# ID_NET_NAME_MAC, "<kind>x<MAC>"; the default 99-default.link's NamePolicy has no "mac" (the MAC
+# name is every device's altname there, not its name). An image that sets NamePolicy=mac names
+# others so too (a Yocto Pi's SDIO brcmfmac as wlxb827eb…): bus_of asks this last.
+_MAC_NAME = re.compile(r"^(?:en|wl|ww)x[0-9a-f][014589cd][0-9a-f]{10}$")
+
+
+def usb_by_mac_name(name: str | None) -> bool:
+    """``enxbc8385f8358d`` as an interface's own name: udev's default rules gave it to a USB
+    device (``enx02a159562cc2`` as an altname says nothing)."""
+    return bool(_MAC_NAME.match(name or ""))
 
 
 def wireless_from_name(name: str | None) -> bool:

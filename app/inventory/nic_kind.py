@@ -16,7 +16,7 @@ from sbctune.catalog.software_drivers import software_driver_file
 from sbctune.catalog.vendor_drivers import vendor_module
 from sbctune.catalog.vendor_formats import vendor_driver
 from sbctune.inventory.graph import Device
-from sbctune.inventory.ifnames import bus_from_name, wireless_from_name
+from sbctune.inventory.ifnames import bus_from_name, usb_by_mac_name, wireless_from_name
 from sbctune.inventory.net_source_lines import net_source
 from sbctune.inventory.nic_chip import catalog_chip
 from sbctune.inventory.usb_names import named_network, named_usb_nic
@@ -83,7 +83,10 @@ def bus_of(device: Device) -> str:
     named = {bus for name in device.names() if (bus := bus_from_name(name))}
     if len(named) == 1:
         return named.pop()
-    return _bus_by_driver(device.value("driver"))
+    bus = _bus_by_driver(device.value("driver"))
+    if bus == "unknown" and any(usb_by_mac_name(n) for n in device.names()):
+        return "usb"  # enx<MAC>: udev's 73-usb-net-by-mac.rules names USB devices so
+    return bus
 
 
 def _vendor_driver_bus(driver: str) -> str | None:
@@ -185,19 +188,29 @@ def _bluetooth_function(device: Device, ids: IdDatabase, klass: str) -> bool:
     return bool(_BLUETOOTH.search(name[:400]))
 
 
+# A device named a hub ("RTL 8153 USB 3.0 hub with gigabit ethernet", 0bda:5401 in usb.ids) is
+# the hub: a USB hub's device carries only the hub interface (class 09), and what a hub chip
+# embeds (its Ethernet) enumerates as a device of its own on one of its ports (the USB 2.0
+# specification's "compound device"), which the kernel's tables bind by its own IDs (0bda:8153).
+_HUB_NAME = re.compile(r"\bhub\b", re.I)
+
+
 def _usb_nic(device: Device, ids: IdDatabase) -> bool:
     driver = device.value("driver")
     described = _described(device)
-    return (
+    own = _own_name(device, described, ids)
+    bound = (
         bool(ids.drivers_for("usb", device.value("ids")))
         or bool(ids.module(driver))
         or bool(ids.module(device.value("refused_by")))
         or (not driver and bool(ids.module(device.value("probed_by"))))
         or _storage_mode(device, ids)
-        or named_usb_nic(device)
-        or bool(re.search(r"\bLAN\b|Ethernet", described))
-        or named_network(_own_name(device, described, ids))
     )
+    if bound or named_usb_nic(device):
+        return True
+    if _HUB_NAME.search(own):
+        return False  # its name's network words say what sits behind the hub
+    return bool(re.search(r"\bLAN\b|Ethernet", described)) or named_network(own)
 
 
 def _own_name(device: Device, described: str, ids: IdDatabase) -> str:
