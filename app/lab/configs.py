@@ -105,6 +105,7 @@ def knobs_config(
         "governors": list(profile.cpu.governors),
         "governor": profile.cpu.governor,
         "governor_modules": list(profile.cpu.governor_modules),
+        "isolated": list(profile.cpu.isolated),
         "min_khz": profile.cpu.min_khz,
         "max_khz": profile.cpu.max_khz,
         "irqs": list(profile.irqs),
