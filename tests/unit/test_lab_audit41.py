@@ -178,3 +178,77 @@ def test_the_planner_over_the_labs_own_files_writes_what_reads_back() -> None:
     assert rps.write is not None
     rps.write(after + "\n")
     assert rps.read().strip() == after
+
+
+# ------------------------------------------------------------------------------ row 2
+# From 6.17 (PCI: brcmstb: Switch to msi_create_parent_irq_domain(), in the 6.17 PCI pull)
+# the Pi 4's PCIe MSI chip is named per device, "$(PREFIX)$(CHIPNAME)-$(DEVNAME)"
+# (kernel/irq/msi.c msi_create_device_irq_domain; brcm_msi_parent_ops .prefix "BRCM-", the
+# PCI MSI template's "PCI-MSI", drivers/pci/msi/irqdomain.c; hwirq the MSI index), and still has
+# no irq_set_affinity (BRCM_MSI_FLAGS_REQUIRED has MSI_FLAG_NO_AFFINITY): the table knew it only
+# by 6.1/6.12's name "BRCM STB PCIe MSI", so on 7.2 Inspect called the xhci_hcd line (every USB
+# NIC of a Pi 4) movable and irq-affinity was planned, to be refused with EPERM at apply. The
+# line is built from the kernel's format, not pasted: no capture of a Pi 4 on 6.17+ was found.
+
+PI4_XHCI_617 = "BRCM-PCI-MSI-0000:01:00.0"  # the VL805 at 01:00.0 as the format names it
+
+
+def _xhci_interrupts(chip: str):  # type: ignore[no-untyped-def]
+    from sbctune.inventory.parsers.procfs import Interrupts, Irq
+
+    line = Irq("46", [0, 0, 0, 0], chip, "0", "edge", ["xhci_hcd"])
+    return Interrupts(cpus=4, irqs=[line])
+
+
+@pytest.mark.parametrize("kernel", ["7.2.12+bpo-arm64", "6.18.3+rpt-rpi-v8", ""])
+def test_inspect_calls_the_pi4s_per_device_pcie_msi_line_fixed(kernel: str) -> None:
+    from sbctune.inventory.irq_chips import fixed_irqs
+
+    fixed, why = fixed_irqs(_xhci_interrupts(PI4_XHCI_617), [46], kernel)
+    assert fixed == [46]
+    assert why is not None
+    assert "PCIe controller of the Pi 4's chip" in why
+    assert "(drivers/pci/controller/pcie-brcmstb.c: BRCM_MSI_FLAGS_REQUIRED)" in why
+
+
+@pytest.mark.parametrize(
+    "chip", ["BRCM-PCI-MSI-not-a-device", "MIP-PCI-MSIX-0000:01:00.0", "BRCM-PCI-MSI"]
+)
+def test_only_the_per_device_name_of_the_brcmstb_chip_is_fixed(chip: str) -> None:
+    """The Pi 5's external PCIe goes through the MIP (bcm2712.dtsi msi-parent = <&mip1>),
+    whose chip forwards the affinity to the GIC (irq-bcm2712-mip.c mip_middle_irq_chip
+    .irq_set_affinity = irq_chip_set_affinity_parent): movable. (Passes before too.)"""
+    from sbctune.inventory.irq_chips import fixed_irqs
+
+    assert fixed_irqs(_xhci_interrupts(chip), [46], "7.2.12+bpo-arm64") == ([], None)
+
+
+def test_irq_affinity_is_not_planned_for_the_per_device_pcie_msi_line() -> None:
+    """What the user gets: irq-affinity not possible, with the chip and its source, for an
+    r8152 adapter behind the Pi 4's xhci_hcd on 7.2 (no smp_affinity write planned)."""
+    from sbctune.inventory.irq_chips import fixed_irqs
+
+    found = Facts("eth1")
+    found.knobs[f"{CPU}/online"] = Read(True, "0-3")
+    found.knobs["/proc/irq/46/smp_affinity"] = Read(True, "f")
+    nic = Nic("eth1", driver="r8152", bus="usb", irqs=[46])
+    kernel = "7.2.12+bpo-arm64"
+    nic.fixed_irqs, nic.fixed_irqs_why = fixed_irqs(_xhci_interrupts(PI4_XHCI_617), [46], kernel)
+    tweak = catalog.tweak("irq-affinity")
+    inventory = Inventory(board=Board(kernel=kernel), nics=[nic])
+    item = PLANNERS[tweak.kind](Context(tweak, found, inventory, nic, {}, {}, (tweak.id,)))
+    assert not item.applicable
+    assert not item.changes
+    assert "cannot be moved off CPU 0" in item.reason
+    assert "pcie-brcmstb.c: BRCM_MSI_FLAGS_REQUIRED" in item.reason
+
+
+@pytest.mark.parametrize("kernel", ["7.2.12+bpo-arm64", "6.18.3+rpt-rpi-v8", ""])
+def test_the_lab_refuses_the_per_device_line_with_eperm(kernel: str) -> None:
+    """write_irq_affinity refuses a chip without irq_set_affinity: EPERM from 6.12 (eb29369fa543),
+    so on every kernel that names the chip per device (6.17 on)."""
+    from sbctune.lab.irq_refusal import refusal
+
+    assert refusal(PI4_XHCI_617, kernel, "0") == "EPERM"
+    assert refusal("BRCM STB PCIe MSI", "6.1.0-31-arm64") == "EINVAL"  # 6.1's, unchanged
+    assert refusal("BRCM STB PCIe MSI", "6.12.47+rpt-rpi-v8") == "EPERM"
