@@ -252,3 +252,60 @@ def test_the_lab_refuses_the_per_device_line_with_eperm(kernel: str) -> None:
     assert refusal(PI4_XHCI_617, kernel, "0") == "EPERM"
     assert refusal("BRCM STB PCIe MSI", "6.1.0-31-arm64") == "EINVAL"  # 6.1's, unchanged
     assert refusal("BRCM STB PCIe MSI", "6.12.47+rpt-rpi-v8") == "EPERM"
+
+
+# ------------------------------------------------------------------------------ row 3
+# The lab's modelled PCIe lines for a profile whose kernel names the chip per device.
+
+
+def _cm4_on(kernel: str, tmp_path):  # type: ignore[no-untyped-def]
+    import shutil
+    from pathlib import Path
+
+    from sbctune.lab.profile import load_profile
+    from sbctune.resources import resource_root
+
+    copy = tmp_path / "cm4"
+    shutil.copytree(Path(str(resource_root())) / "lab" / "profiles" / "cm4-i340-igb", copy)
+    toml = copy / "lab.toml"
+    text = toml.read_text(encoding="utf-8")
+    toml.write_text(text.replace('pcie_host = "brcmstb"',
+                                 f'pcie_host = "brcmstb"\nkernel = "{kernel}"', 1),
+                    encoding="utf-8")  # fmt: skip
+    return load_profile(str(copy))
+
+
+def test_the_lab_names_the_cm4s_pcie_msi_chip_per_device_on_7_2(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from sbctune.inventory.irq_chips import fixed_irqs
+    from sbctune.inventory.parsers.procfs import parse_interrupts
+    from sbctune.lab import configs
+
+    profile = _cm4_on("7.2.12+bpo-arm64", tmp_path)
+    parsed = parse_interrupts(profile.modelled_files["/proc/interrupts"])[0]
+    assert parsed is not None
+    chips = {(i.controller, i.hwirq) for i in parsed.irqs}
+    # Debian's brcmstb gives no MSI-X: one MSI vector per igb port (the profile's three), the
+    # MSI index 0 (7.2 BRCM_MSI_FLAGS_SUPPORTED has no MSI_FLAG_PCI_MSIX)
+    assert chips == {(f"BRCM-PCI-MSI-0000:01:00.{f}", "0") for f in range(3)}
+    numbers = [i.number for i in parsed.irqs if i.number is not None]
+    assert fixed_irqs(parsed, numbers, profile.kernel)[0] == numbers  # Inspect: all fixed
+    config = configs.knobs_config(profile, str(tmp_path / "interrupts"))
+    assert config["irq_chip_errno"] == {"BRCM-PCI-MSI": "EPERM"}
+    assert set(config["irq_errno"].values()) == {"EPERM"}
+    tree = build_tree({**config, "irqs": numbers, "irq_refuse": numbers})
+    node = tree.lookup(f"irq/{numbers[0]}/smp_affinity")
+    assert node.write is not None
+    with pytest.raises(OSError) as refused:
+        node.write("2\n")
+    assert refused.value.errno == errno.EPERM
+
+
+@pytest.mark.parametrize("kernel", ["6.12.25+rpt-rpi-v8", "6.1.0-31-arm64"])
+def test_before_6_17_the_lab_keeps_one_chip_for_every_device(kernel: str, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """(Passes before the fix too: the older kernels keep their line.)"""
+    from sbctune.inventory.parsers.procfs import parse_interrupts
+
+    profile = _cm4_on(kernel, tmp_path)
+    parsed = parse_interrupts(profile.modelled_files["/proc/interrupts"])[0]
+    assert parsed is not None
+    assert {i.controller for i in parsed.irqs} == {"BRCM STB PCIe MSI"}
