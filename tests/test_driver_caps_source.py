@@ -40,6 +40,8 @@ GLOBS = (
     "net/ethtool/*",  # ethnl_set_eee (audit 19), ethnl_set_rings
     "drivers/pci/probe.c",  # the pci=pcie_bus_* policies (audit 23)
     "net/mac80211/iface.c",  # Wi-Fi TX queues by access category (audit 27)
+    "drivers/base/cpu.c",  # the isolated and nohz_full CPU lists (audit 41)
+    "kernel/sched/isolation.c",  # nohz_full= and the housekeeping masks (audit 41)
 )
 
 

@@ -91,6 +91,26 @@ def pinned_line(names: list[str], kernel: str | None = None) -> FixedChip | None
     return FixedChip(str(fact["shown_as"]), str(fact["words"]), f"{fact['file']}: {fact['symbol']}")
 
 
+# A PCI device's address as dev_name() spells it: domain:bus:device.function
+_PCI_DEVICE = re.compile(r"[0-9a-f]{4}:[0-9a-f]{2}:[0-9a-f]{2}\.[0-7]")
+
+
+def per_device_fact(chip: str | None) -> dict[str, Any] | None:
+    """The fact of a chip without affinity that the kernel names per device: a per-device MSI
+    domain's chip is "$(PREFIX)$(CHIPNAME)-$(DEVNAME)" (kernel/irq/msi.c
+    msi_create_device_irq_domain), so the Pi 4's PCIe MSI reads 'BRCM-PCI-MSI-0000:01:00.0'
+    from 6.17 on (pcie-brcmstb's msi_parent_ops, audit 41 row 2): the fact's shown_as, a dash
+    and a PCI address. Such a name exists only on kernels that have the fact."""
+    text = (chip or "").strip()
+    for fact in _facts()[1]:
+        name = str(fact.get("shown_as", ""))
+        if (fact["fact"] == "irqchip_without_affinity" and fact.get("per_device")
+                and text.startswith(name + "-")
+                and _PCI_DEVICE.fullmatch(text[len(name) + 1 :])):  # fmt: skip
+            return fact
+    return None
+
+
 def fixed_chip(
     chip: str | None, kernel: str | None = None, hwirq: str | None = None
 ) -> FixedChip | None:
@@ -100,8 +120,11 @@ def fixed_chip(
     if not chip:
         return None
     known, facts = _facts()
+    named = per_device_fact(chip)
+    if named is not None:  # its name alone dates it: no kernel before the fact names a chip so
+        return FixedChip(chip.strip(), str(named["words"]), f"{named['file']}: {named['symbol']}")
     series = _series(kernel, known)
-    mine = [f for f in facts if f.get("shown_as") == chip.strip()
+    mine = [f for f in facts if f.get("shown_as") == chip.strip() and not f.get("per_device")
             and (f["fact"] == "irqchip_without_affinity"
                  or (f["fact"] == "irqchip_percpu_hwirqs" and _per_cpu(f, hwirq)))]  # fmt: skip
     if not mine or not series <= {s for f in mine for s in f["kernels"]}:

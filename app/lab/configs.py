@@ -105,6 +105,7 @@ def knobs_config(
         "governors": list(profile.cpu.governors),
         "governor": profile.cpu.governor,
         "governor_modules": list(profile.cpu.governor_modules),
+        "isolated": list(profile.cpu.isolated),
         "min_khz": profile.cpu.min_khz,
         "max_khz": profile.cpu.max_khz,
         "irqs": list(profile.irqs),
@@ -118,7 +119,13 @@ def knobs_config(
         if held_file:
             config["interrupts_held"] = held_file
         chip, refused = irq_model.PCIE_HOSTS.get(profile.pcie_host, ("", False))
+        # where the chip is named per device, the name before the address (knobs_irqs matches
+        # it within the line), refused as such a chip is (irq_refusal, audit 41 row 3)
+        named = irq_model.per_device_chip(profile.pcie_host, profile.kernel)
+        example = f"{named}-0000:{irq_model.PCI_BUS:02x}:00.0" if named else chip
         config["irq_chip_errno"] = (
-            {chip: irq_refusal.refusal(chip, profile.kernel)} if chip and refused else {}
+            {named or chip: irq_refusal.refusal(example, profile.kernel)}
+            if chip and refused
+            else {}
         )
     return config

@@ -82,8 +82,10 @@ def _rows(irqs: dict[str, Any], shown: bool) -> list[tuple[int, str, int, str]]:
         is_open = bool(nic.get("open", True))
         if is_open != shown or (not shown and not nic.get("requested", True)):
             continue
+        chip = str(nic.get("chip", irqs["chip"]))  # per device from 6.17 (irq_model.lines)
+        base = int(nic.get("hwirq_base", int(nic["dev_id"]) << 11))
         for index, (number, name) in enumerate(zip(nic["numbers"], nic["names"], strict=True)):
-            rows.append((number, str(irqs["chip"]), (int(nic["dev_id"]) << 11) | index, name))
+            rows.append((number, chip, base + index, name))
     return rows
 
 

@@ -33,6 +33,7 @@ from typing import Any
 from sbctune.lab.ethtool_table_queues import _rss_max, driver_queues
 from sbctune.lab.fake_ethtool_irqs import render_lines
 from sbctune.tuning import driver_caps
+from sbctune.tuning.driver_caps_series import SERIES
 
 # [lab] pcie_host -> (chip name in /proc/interrupts, affinity refused)
 PCIE_HOSTS = {"brcmstb": ("BRCM STB PCIe MSI", True)}
@@ -68,8 +69,11 @@ def pcie_msix(pcie_host: str, kernel: str) -> bool:
     if pcie_host != "brcmstb":
         return True
     tree = driver_caps.tree_of(kernel or None)
-    if tree != driver_caps.RPI_TREE and len(driver_caps.series_of(kernel or None)) != 1:
-        return True  # no release: the lab's Pi runs the Raspberry Pi kernel
+    if tree != driver_caps.RPI_TREE and SERIES.search(kernel or "") is None:
+        # no release: the lab's Pi runs the Raspberry Pi kernel. A release outside the table's
+        # series (7.2) is still its tree's: Debian's brcmstb has no MSI_FLAG_PCI_MSIX there
+        # either (7.2 BRCM_MSI_FLAGS_SUPPORTED: the generic flags and MULTI_PCI_MSI only)
+        return True
     facts = driver_caps.table()["hand"].get("_kernel", [])
     for fact in facts:
         if fact["fact"] == "pcie_msix" and fact.get("tree", "debian") == tree:
@@ -123,11 +127,30 @@ def _paired(caps: driver_caps.DriverCaps, chip: str, rss: int) -> bool:
     return rss > top // 2
 
 
+def per_device_chip(pcie_host: str, kernel: str) -> str | None:
+    """The host's chip name before each device's address where the kernel names the MSI chip
+    per device (pcie-brcmstb from 6.17: 'BRCM-PCI-MSI-0000:01:00.0', hwirq the MSI index;
+    driver_caps.json _kernel irqchip_without_affinity `per_device`, audit 41 rows 2-3); None
+    where it shows one chip for all (PCIE_HOSTS), or the kernel has no version."""
+    if pcie_host != "brcmstb":
+        return None
+    for fact in driver_caps.table()["hand"].get("_kernel", []):
+        if (
+            fact["fact"] == "irqchip_without_affinity"
+            and fact.get("per_device")
+            and fact.get("value") == "brcmstb-pcie-msi"
+            and driver_caps.release_holds(fact, kernel or None) is True
+        ):
+            return str(fact["shown_as"])
+    return None
+
+
 def lines(nics: Sequence[Nic], cpus: int, pcie_host: str, kernel: str = "") -> list[Line]:
     """Every modelled line, NICs in the profile's order (functions 0, 1, ... on bus 01)."""
     if pcie_host not in PCIE_HOSTS:
         return []
     chip, _ = PCIE_HOSTS[pcie_host]
+    per_device = per_device_chip(pcie_host, kernel)
     msix = pcie_msix(pcie_host, kernel)
     out: list[Line] = []
     function = 0
@@ -138,7 +161,10 @@ def lines(nics: Sequence[Nic], cpus: int, pcie_host: str, kernel: str = "") -> l
         dev_id = (PCI_BUS << 8) | function  # pci_dev_id(): bus << 8 | devfn (device 0)
         pci = f"0000:{PCI_BUS:02x}:00.{function}"
         for index, name in enumerate(names):
-            out.append(Line(FIRST_IRQ + len(out), chip, (dev_id << 11) | index, name, pci))
+            if per_device:  # msi_create_device_irq_domain's name; pci_device_domain_set_desc
+                out.append(Line(FIRST_IRQ + len(out), f"{per_device}-{pci}", index, name, pci))
+            else:
+                out.append(Line(FIRST_IRQ + len(out), chip, (dev_id << 11) | index, name, pci))
         function += 1
     return out
 
@@ -202,6 +228,10 @@ def reinit_model(
             # requested in ndo_open, freed in ndo_stop (hand fact, cited: igb_open -> ...)
             "at_open": bool(caps and caps.facts.get("irq_requested_at_open")),
             "dev_id": own[0].hwirq >> 11,
+            # the chip and the first vector's hwirq, as lines() gave them (per device: the
+            # chip names the device and the hwirq is the MSI index)
+            "chip": own[0].chip,
+            "hwirq_base": own[0].hwirq,
             "numbers": [m.number for m in own],
             "names": [m.name for m in own],
             "by_queues": {str(q): vector_names(nic, cpus, kernel, q, msix) for q in counts},

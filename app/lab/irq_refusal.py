@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from sbctune.inventory.irq_chips import fixed_irqs, pinned_line
+from sbctune.inventory.irq_chips import fixed_irqs, per_device_fact, pinned_line
 from sbctune.inventory.parsers.procfs import parse_interrupts
 from sbctune.tuning import driver_caps
 from sbctune.tuning.driver_caps_series import release_holds
@@ -70,6 +70,9 @@ def refusal(
     if not chip:
         return DEFAULT
     facts = driver_caps.table()["hand"].get("_kernel", [])
+    named = per_device_fact(chip)
+    if named is not None:  # a chip named per device: no irq_set_affinity, write_irq_affinity
+        return _core_at(facts, str(named["since"]["release"]))  # refuses (EPERM from 6.12)
     if series is None:
         known = [str(k) for k in driver_caps.table()["kernels"]]
         # a per-CPU line in every series is, like a pinned one, the core's own refusal
@@ -91,6 +94,19 @@ def _core(facts: list[dict[str, Any]], series: str) -> str:
     core = [f["value"] for f in facts
             if f["fact"] == "irq_affinity_refusal_errno" and series in f["kernels"]]  # fmt: skip
     return str(core[0]) if core else DEFAULT
+
+
+def _core_at(facts: list[dict[str, Any]], release: str) -> str:
+    """write_irq_affinity's errno as of `release` (a per-device chip's first: 6.17, EPERM)."""
+    kind = "irq_affinity_refusal_errno"
+    dated = [
+        str(f["value"])
+        for f in facts
+        if f["fact"] == kind
+        and (f.get("since") or f.get("until"))
+        and release_holds(f, release) is True
+    ]
+    return dated[0] if len(dated) == 1 else DEFAULT
 
 
 def fixed_lines(interrupts_text: str | None, kernel: str | None) -> list[int]:

@@ -112,7 +112,7 @@ def knob_state(freq: CpuFreq, queues: list[tuple[str, QueueMap]]) -> dict[str, A
     return state
 
 
-def _add_cpus(tree: Tree, cpus: int) -> None:
+def _add_cpus(tree: Tree, cpus: int, isolated: int = 0) -> None:
     every = f"0-{cpus - 1}" if cpus > 1 else "0"
     for name, text in (
         ("online", every),
@@ -120,6 +120,8 @@ def _add_cpus(tree: Tree, cpus: int) -> None:
         ("present", every),
         ("offline", ""),
         ("kernel_max", str(max(cpus - 1, 0))),
+        # drivers/base/cpu.c print_cpus_isolated: isolcpus='s CPUs as a list, empty if none
+        ("isolated", format_list(isolated)),
     ):
         tree.add_file(f"cpu/{name}", _const(text + "\n"))
     for cpu in range(cpus):
@@ -162,8 +164,17 @@ def _add_cpufreq(tree: Tree, config: dict[str, Any], cpus: int) -> CpuFreq:
     return freq
 
 
+def _isolated(config: dict[str, Any]) -> int:
+    """The profile's isolcpus= CPUs as a mask."""
+    mask = 0
+    for cpu in config.get("isolated", []):
+        mask |= 1 << int(cpu)
+    return mask
+
+
 def _add_queues(tree: Tree, config: dict[str, Any], cpus: int) -> list[tuple[str, QueueMap]]:
     host_cpus = int(config.get("host_cpus", cpus))
+    housekeeping = ((1 << cpus) - 1) & ~_isolated(config)
     queues: list[tuple[str, QueueMap]] = []
     for queue in config.get("queues", []):
         real = queue.get("real")
@@ -173,7 +184,9 @@ def _add_queues(tree: Tree, config: dict[str, Any], cpus: int) -> list[tuple[str
                 fd = os.open(real, os.O_RDWR)
             except OSError as exc:  # pragma: no cover - depends on the kernel
                 log.warning("cannot open %s: %s; %s is modelled only", real, exc, queue["path"])
-        qmap = QueueMap(cpus, host_cpus, fd, bool(queue.get("enoent", False)))
+        rps = str(queue["path"]).endswith("/rps_cpus")
+        qmap = QueueMap(cpus, host_cpus, fd, bool(queue.get("enoent", False)),
+                        housekeeping=housekeeping if rps else None)  # fmt: skip
         tree.add_file(queue["path"], qmap.read, qmap.write)
         queues.append((queue["path"], qmap))
     return queues
@@ -197,7 +210,7 @@ def build_tree(config: dict[str, Any]) -> Tree:
     """Build the knob tree from the lab's knobs config (see configs.knobs_config)."""
     tree = Tree()
     cpus = int(config["cpus"])
-    _add_cpus(tree, cpus)
+    _add_cpus(tree, cpus, _isolated(config))
     freq = _add_cpufreq(tree, config, cpus)
     add_irqs(tree, config, cpus)
     queues = _add_queues(tree, config, cpus)

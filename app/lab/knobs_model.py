@@ -196,6 +196,9 @@ class QueueMap:
     real_fd: int | None
     enoent: bool = False
     mask: int = 0
+    # an RPS map's CPUs: the kernel's housekeeping ones (store_rps_map, 6.12
+    # rps_cpumask_housekeeping: a mask is cut to them, EINVAL if that empties it); None: XPS
+    housekeeping: int | None = None
 
     def read(self) -> str:
         if self.enoent:
@@ -206,6 +209,10 @@ class QueueMap:
         if self.enoent:
             raise kernel_error(errno.ENOENT)
         mask = parse_mask(text, self.cpus)
+        if self.housekeeping is not None and mask:
+            mask &= self.housekeeping
+            if not mask:
+                raise kernel_error(errno.EINVAL)
         if self.real_fd is not None:
             host_mask = mask & ((1 << self.host_cpus) - 1)
             try:

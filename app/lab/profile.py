@@ -21,6 +21,8 @@
     governor = "ondemand"
     governor_modules = []        # governors built as modules (Debian: powersave, ondemand ...):
                                  # not listed until a write loads them, as the kernel's
+    isolated = []                # optional: CPUs the Pi boots with isolcpus= (its `isolated`
+                                 # list; an RPS map is cut to the others, as store_rps_map does)
     min_khz = 600000
     max_khz = 1500000
 

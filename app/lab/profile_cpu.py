@@ -28,11 +28,13 @@ class CpuModel:
     min_khz: int = 600000
     max_khz: int = 1500000
     governor_modules: tuple[str, ...] = ()  # built as modules: listed once a write loads them
+    isolated: tuple[int, ...] = ()  # the CPUs the Pi's isolcpus= takes from housekeeping
 
 
 def parse_cpu(data: Mapping[str, Any], captured_cpus: int | None, where: str) -> CpuModel:
     table = sub_table(data, "cpu", where)
-    keys = {"count", "governors", "governor", "min_khz", "max_khz", "governor_modules"}
+    keys = {"count", "governors", "governor", "min_khz", "max_khz", "governor_modules",
+            "isolated"}  # fmt: skip
     check_keys(table, keys, f"{where} [cpu]")
     count = table.get("count", captured_cpus)
     if count is None:
@@ -66,4 +68,10 @@ def parse_cpu(data: Mapping[str, Any], captured_cpus: int | None, where: str) ->
         isinstance(g, str) and g.isidentifier() and g not in governors for g in modules
     ):
         raise ProfileError(f"{where}: [cpu] governor_modules must list governors not loaded")
-    return CpuModel(count, tuple(governors), governor, min_khz, max_khz, tuple(modules))
+    isolated = table.get("isolated", [])
+    if not isinstance(isolated, list) or not all(
+        isinstance(c, int) and not isinstance(c, bool) and 0 < c < count for c in isolated
+    ):  # the kernel keeps one housekeeping CPU: the boot CPU, 0, is never isolated here
+        raise ProfileError(f"{where}: [cpu] isolated must list CPUs from 1 to count - 1")
+    return CpuModel(count, tuple(governors), governor, min_khz, max_khz, tuple(modules),
+                    tuple(sorted(set(isolated))))  # fmt: skip

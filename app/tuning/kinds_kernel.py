@@ -8,6 +8,7 @@ from sbctune.tuning.model import Change, PlannedTweak
 from sbctune.tuning.plan_context import Context, all_mask, is_number, queue_files
 from sbctune.tuning.plan_context import not_applicable as _no
 from sbctune.tuning.probe import Read, sysctl_path
+from sbctune.wording import counted
 
 
 def _numbers(values: list[int]) -> str:
@@ -24,6 +25,11 @@ def plan_rps(ctx: Context) -> PlannedTweak:
     cpus, few = ctx.cpus(), ctx.too_few_cpus()
     if few:
         return _no(ctx, f"{few}: there is nothing to spread the work to" if cpus else few)
+    cpus, kept_out = _housekeeping(ctx, cpus)
+    if len(cpus) < 2:
+        only = f"only CPU {cpus[0]} is" if cpus else "no online CPU is"
+        return _no(ctx, f"{only} left to receive steering ({kept_out}): there is nothing to "
+                   "spread the work to")  # fmt: skip
     exclude = ctx.options.get("rps_exclude_irq_cpu", ctx.tweak.params.get("exclude_irq_cpu"))
     note = ""
     if exclude:
@@ -39,6 +45,7 @@ def plan_rps(ctx: Context) -> PlannedTweak:
         else:
             note = " (the CPU taking the interrupt is not known: none left out)"
     mask = all_mask(cpus)
+    note += f" ({kept_out})" if kept_out else ""
     where = f"receive work of {ctx.iface} on CPUs {_numbers(cpus)}{note}"
     item = PlannedTweak(ctx.tweak, True, where)
     for path, read in queues:
@@ -52,6 +59,22 @@ def plan_rps(ctx: Context) -> PlannedTweak:
         item.applicable = False
         item.reason = "; ".join(f"{t}: {r}" for t, r in item.impossible)
     return item
+
+
+def _housekeeping(ctx: Context, cpus: list[int]) -> tuple[list[int], str]:
+    """The online CPUs an RPS map can hold, and words for those it cannot: the kernel cuts a
+    written mask to its housekeeping CPUs, so a CPU isolcpus= or nohz_full= took out would
+    read back missing and the change would never verify, and a mask of such CPUs alone is
+    refused with EINVAL (driver_caps.json _kernel rps_housekeeping_cpus; audit 41 row 1)."""
+    fact = driver_caps.kernel_fact("rps_housekeeping_cpus", ctx.inventory.board.kernel)
+    left = ctx.left_out_cpus() if fact is not None else {}
+    if not left or fact is None:
+        return cpus, ""
+    options = " and ".join(dict.fromkeys(left[c] for c in sorted(left)))
+    words = (f"leaving out {counted(len(left), 'CPU')} ({_numbers(sorted(left))}), taken "
+             f"from the kernel's housekeeping by the Pi's {options} boot option: the kernel "
+             f"steers received packets only to housekeeping CPUs ({fact[1]})")  # fmt: skip
+    return [c for c in cpus if c not in left], words
 
 
 def _plan_rfs(ctx: Context, item: PlannedTweak, queues: int) -> None:

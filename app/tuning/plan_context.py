@@ -17,6 +17,12 @@ from sbctune.tuning.model import NotNeeded, PlannedTweak, Tweak
 from sbctune.tuning.probe import Facts
 
 ONLINE_CPUS = "/sys/devices/system/cpu/online"
+# The CPUs a boot option took from the kernel's housekeeping, which an RPS map cannot use
+# (driver_caps.json _kernel isolated_cpus_shown, nohz_full_cpus_shown: drivers/base/cpu.c)
+LEFT_OUT_CPUS = (
+    ("/sys/devices/system/cpu/isolated", "isolcpus="),
+    ("/sys/devices/system/cpu/nohz_full", "nohz_full="),
+)
 
 
 @dataclass
@@ -117,6 +123,20 @@ class Context:
     def cpus(self) -> list[int]:
         online = self.facts.knob(ONLINE_CPUS)
         return parse_cpu_list(online.text) if online and online.ok else []
+
+    def left_out_cpus(self) -> dict[int, str]:
+        """The online CPUs a boot option took from the kernel's housekeeping, each with that
+        option (isolcpus=, nohz_full=), as the Pi lists them; none where a list is absent
+        (nohz_full without CONFIG_NO_HZ_FULL), unread or not a CPU list."""
+        online = set(self.cpus())
+        out: dict[int, str] = {}
+        for path, option in LEFT_OUT_CPUS:
+            read = self.facts.knob(path)
+            if read is not None and read.ok:
+                for cpu in parse_cpu_list(read.text):
+                    if cpu in online:
+                        out.setdefault(cpu, option)
+        return out
 
     def too_few_cpus(self) -> str | None:
         """Why work cannot be spread over the Pi's CPUs, saying what was read: one CPU online,

@@ -86,6 +86,9 @@ def sysctl_path(key: str) -> str:
 def knob_patterns(nic: str | None, irqs: Iterable[int], sysctls: Iterable[str]) -> list[str]:
     patterns = [
         "/sys/devices/system/cpu/online",
+        # the CPUs isolcpus= / nohz_full= took out: an RPS map cannot use them (plan_context)
+        "/sys/devices/system/cpu/isolated",
+        "/sys/devices/system/cpu/nohz_full",
         "/sys/devices/system/cpu/cpufreq/policy*/scaling_governor",
         "/sys/devices/system/cpu/cpufreq/policy*/scaling_available_governors",
         *(
