@@ -1,0 +1,105 @@
+"""Classes that the seventy-fourth unseen set (kernel logs in journald, syslog, logread and
+console-logger wrappers; tests/captures/corpus/jlog74_*) showed misread. Every output here is
+one of the corpus' bundles (named beside it, with its SOURCE.md); the corpus test checks whole
+bundles."""
+
+from __future__ import annotations
+
+from sbctune.advice.inspect import inspect_bundle
+from sbctune.catalog.ids import load_ids
+from sbctune.catalog.tx_timeout_formats import tx_timeout_message
+from tests.corpus_support import CORPUS, corpus_output, dmesg_inventory, findings_of, inventory_of
+
+# --- systemd-networkd's "IFACE: Failed": the link's configuration failed; the link exists -----
+
+_HUB = "jlog74_nixos_systemd25765_journal_ixgbe_tx_timeout_reset_10g_networkd"
+
+
+def test_networkd_failed_line_names_its_interface() -> None:
+    """systemd 252/257 src/network/networkd-link.c link_enter_failed() logs
+    log_link_warning(link, "Failed"), after the "IFNAME: " prefix of every log_link_*() line:
+    enp65s0f0, named by no other line of the NixOS journal, is a NIC (a PCI one, by its
+    predictable name), beside the ixgbe port enp1s0f0."""
+    inv = inventory_of({"journalctl": corpus_output(_HUB)})
+    assert sorted((n.name, n.bus) for n in inv.nics) == [
+        ("enp1s0f0", "pci"),
+        ("enp65s0f0", "pci"),
+    ]
+
+
+def test_networkd_failed_of_a_software_link_is_no_nic() -> None:
+    """networkd fails loopback and container links too: "lo: Failed" and a veth's are no
+    NIC."""
+    inv = inventory_of(
+        {
+            "journalctl": (
+                "Dec 15 12:33:30 hub systemd-networkd[2666]: lo: Failed\n"
+                "Dec 15 12:33:30 hub systemd-networkd[2666]: veth2e909dd: Failed\n"
+            )
+        }
+    )
+    assert [n.name for n in inv.nics] == []
+
+
+# --- a driver's transmit-timeout handler, in its own words, is the timeout -------------------
+
+
+def test_ixgbe_handler_words_are_a_tx_timeout() -> None:
+    """ixgbe_main.c ixgbe_tx_timeout() (the driver's .ndo_tx_timeout) calls
+    ixgbe_tx_timeout_reset(), whose e_warn() prints "initiating reset due to tx timeout": the
+    finding is the timeout, with that line as evidence, not a generic driver complaint."""
+    inv = inspect_bundle(CORPUS / _HUB)
+    (timeout,) = [f for f in inv.findings if f.id == "tx-timeout"]
+    assert "initiating reset due to tx timeout" in " ".join(timeout.evidence)
+    assert not any(
+        "initiating reset" in line
+        for f in inv.findings
+        if f.id == "driver-complaint"
+        for line in f.evidence
+    )
+
+
+def test_handler_formats_are_the_drivers_own() -> None:
+    """The table keeps what only the handler prints: ixgbe's reset words are ixgbe's, and
+    another driver's line in the same words is not read as ixgbe's format; a line the driver
+    prints elsewhere ("Reset adapter", ixgbe's reset subtask) is no timeout."""
+    found = tx_timeout_message(
+        "ixgbe 0000:01:00.0 enp1s0f0: initiating reset due to tx timeout", "ixgbe"
+    )
+    assert found is not None and found.files == ("drivers/net/ethernet/intel/ixgbe/ixgbe_main.c",)
+    assert tx_timeout_message("ixgbe 0000:01:00.0 enp1s0f0: Reset adapter", "ixgbe") is None
+    assert (
+        tx_timeout_message("r8169 0000:02:00.0 eth0: initiating reset due to tx timeout", "r8169")
+        is None
+    )
+
+
+def test_handler_line_without_a_watchdog_line_gives_the_finding() -> None:
+    """The driver's line alone (no NETDEV WATCHDOG beside it) is enough."""
+    inv = dmesg_inventory(
+        "[ 1200.100000] ixgbe 0000:01:00.0 eth2: initiating reset due to tx timeout",
+    )
+    assert findings_of(inv, "tx-timeout")
+
+
+# --- lspci's names read back to IDs when pci.ids gives one name to two vendors ---------------
+
+_QUBES = "jlog74_x86_qubes6990_console_iso_brackets_atl1c_watchdog_lspci"
+
+
+def test_vendor_name_of_two_ids_reads_back() -> None:
+    """pci.ids names both 168c and 1969 "Qualcomm Atheros"; plain lspci's "Qualcomm Atheros
+    AR8151 v2.0 Gigabit Ethernet" (pciutils names.c: vendor name, device name) is 1969:1083,
+    the one device so named under either."""
+    assert load_ids().ids_by_names("pci", "Qualcomm Atheros AR8151 v2.0 Gigabit Ethernet") == (
+        "1969:1083"
+    )
+
+
+def test_host_listing_and_guest_interface_are_one_nic() -> None:
+    """The host's lspci line and the network VM's "NETDEV WATCHDOG: ens6 (atl1c)": atl1c's
+    modules.alias binds 1969:1083, the only adapter without a driver, so ens6 is the AR8151."""
+    nics = inspect_bundle(CORPUS / _QUBES).nics
+    assert [(n.name, n.driver, "AR8151" in (n.chip or "")) for n in nics] == [
+        ("ens6", "atl1c", True)
+    ]
