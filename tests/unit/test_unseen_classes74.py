@@ -103,3 +103,25 @@ def test_host_listing_and_guest_interface_are_one_nic() -> None:
     assert [(n.name, n.driver, "AR8151" in (n.chip or "")) for n in nics] == [
         ("ens6", "atl1c", True)
     ]
+
+
+# --- Proxmox VE's firewall bridges and veth pairs are software ---------------------------------
+
+_PVE = "jlog74_proxmox_dockermox18_journal_backtick_fw_bridges_docker_veth_no_nic"
+
+
+def test_proxmox_firewall_links_are_no_nics() -> None:
+    """pve-common src/PVE/Network.pm $compute_fwbr_names names a guest's firewall bridge
+    "fwbr${vmid}i${devid}" and its veth pair "fwln${vmid}i${devid}"/"fwpr${vmid}p${devid}": the
+    Proxmox host's journal, all bridges and veths, shows no NIC."""
+    assert inspect_bundle(CORPUS / _PVE).nics == []
+
+
+def test_a_bridge_port_with_a_nic_name_stays_a_nic() -> None:
+    """The same bridge lines with a physical port ("vmbr0: port 1(enp3s0)") still show it."""
+    inv = dmesg_inventory(
+        "[   12.000000] vmbr0: port 1(enp3s0) entered blocking state",
+        "[   12.000100] vmbr0: port 2(fwpr100p0) entered blocking state",
+        "[   12.000200] fwbr100i0: port 1(fwln100i0) entered blocking state",
+    )
+    assert [n.name for n in inv.nics] == ["enp3s0"]
