@@ -5,10 +5,17 @@ bundles."""
 
 from __future__ import annotations
 
+import json
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from sbctune.advice.inspect import inspect_bundle
 from sbctune.catalog.ids import load_ids
 from sbctune.catalog.tx_timeout_formats import tx_timeout_message
+from sbctune.inventory.parsers.dmesg import parse_dmesg
 from tests.corpus_support import CORPUS, corpus_output, dmesg_inventory, findings_of, inventory_of
+from tests.unit.parsers.test_dmesg_wrappers import MESSAGES
 
 # --- systemd-networkd's "IFACE: Failed": the link's configuration failed; the link exists -----
 
@@ -125,3 +132,69 @@ def test_a_bridge_port_with_a_nic_name_stays_a_nic() -> None:
         "[   12.000200] fwbr100i0: port 1(fwln100i0) entered blocking state",
     )
     assert [n.name for n in inv.nics] == ["enp3s0"]
+
+
+# --- journalctl's structured output modes: a record's MESSAGE is the kernel line ----------------
+
+_KERNEL_RECORD = {
+    "__CURSOR": "s=6c2a;i=4d2;b=31ab;m=bc614e;t=624d1f2a7a2c0;x=9f1",
+    "__REALTIME_TIMESTAMP": "1728806400123456",
+    "__MONOTONIC_TIMESTAMP": "12345678",
+    "_BOOT_ID": "31ab",
+    "_TRANSPORT": "kernel",
+    "PRIORITY": "4",
+    "SYSLOG_FACILITY": "0",
+    "SYSLOG_IDENTIFIER": "kernel",
+    "_SOURCE_MONOTONIC_TIMESTAMP": "1359243927",
+    "_HOSTNAME": "pve",
+}
+
+
+def _modes(message: str) -> dict[str, str]:
+    """One kernel record as each structured mode of systemd 252 src/shared/logs-show.c prints
+    it: output_json() (json, json-seq's "\\x1e", json-sse's "data: ", json-pretty's one field
+    per line), output_verbose() ("    KEY=value" under the record's header line) and
+    output_export() ("KEY=value")."""
+    record = {**_KERNEL_RECORD, "MESSAGE": message}
+    return {
+        "json": json.dumps(record),
+        "json-seq": "\x1e" + json.dumps(record),
+        "json-sse": "data: " + json.dumps(record) + "\n",
+        "json-pretty": json.dumps(record, indent=8),
+        "verbose": "Sun 2024-10-13 10:00:00.123456 CEST [s=6c2a;i=4d2;b=31ab;m=bc614e]\n"
+        + "\n".join(f"    {k}={v}" for k, v in record.items() if not k.startswith("__")),
+        "export": "\n".join(f"{k}={v}" for k, v in record.items()) + "\n",
+    }
+
+
+@settings(max_examples=60, deadline=None)
+@given(message=st.sampled_from(MESSAGES), mode=st.sampled_from(sorted(_modes("x"))))
+def test_a_kernel_record_reads_as_its_message_in_every_structured_mode(
+    message: str, mode: str
+) -> None:
+    """The record's MESSAGE reads as the bare line, at the kernel's own clock
+    (_SOURCE_MONOTONIC_TIMESTAMP: 1359.243927 s)."""
+    bare = [(e.kind, e.text, e.fields) for e in parse_dmesg(message)[0].events]
+    got, warnings = parse_dmesg(_modes(message)[mode])
+    assert [(e.kind, e.text, e.fields) for e in got.events] == bare
+    assert all(e.timestamp == 1359.243927 for e in got.events)
+    assert not any("nothing could be read" in w.message for w in warnings)
+
+
+def test_a_daemon_record_keeps_its_identifier() -> None:
+    """A NetworkManager record's line gets the short mode's "IDENT[PID]: " head, so its device
+    line names the interface as in a plain journal."""
+    record = {
+        "_TRANSPORT": "syslog",
+        "SYSLOG_IDENTIFIER": "NetworkManager",
+        "SYSLOG_PID": "587",
+        "MESSAGE": "<info>  [1591122534.9390] device (enp8s0): carrier: link connected",
+    }
+    inv = inventory_of({"journalctl -o json": json.dumps(record) + "\n"})
+    assert [n.name for n in inv.nics] == ["enp8s0"]
+
+
+def test_a_json_object_without_a_journal_message_is_left_alone() -> None:
+    """Another program's JSON (an `ip -j` line) is not a record: nothing is made of it."""
+    text = '{"ifname": "eth0", "MESSAGE_ID": 3}\n{"MESSAGE": ["binary"]}\n'
+    assert parse_dmesg(text)[0].events == []
