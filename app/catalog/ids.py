@@ -92,6 +92,13 @@ class IdDatabase:
         wanted = name.strip().casefold()
         return next((k for k, v in vendors.items() if v.casefold() == wanted), None)
 
+    def vendor_ids(self, bus: str, name: str) -> frozenset[str]:
+        """Every vendor id the database names exactly so (pci.ids names 168c and 1969 both
+        "Qualcomm Atheros")."""
+        vendors = self.usb_vendors if bus == "usb" else self.pci_vendors
+        wanted = name.strip().casefold()
+        return frozenset(k for k, v in vendors.items() if v.casefold() == wanted)
+
     def ids_by_name(self, bus: str, description: str | None) -> str | None:
         """The ids of a device lspci names by its vendor and number only: pciutils' names.c
         prints "<vendor> Device %04x" for a device its pci.ids does not list under a vendor it
@@ -119,11 +126,13 @@ class IdDatabase:
             return None
         words = description.strip()[:200].split(" ")
         for cut in range(1, min(len(words), 8)):
-            vendor = self.vendor_id(bus, " ".join(words[:cut]))
-            if vendor is None:
+            # pci.ids gives one name to several vendor IDs ("Qualcomm Atheros" is 168c, the
+            # Wi-Fi side, and 1969, the Attansic Ethernet side): any of them may be meant
+            vendors = self.vendor_ids(bus, " ".join(words[:cut]))
+            if not vendors:
                 continue
             name = " ".join(words[cut:])
-            found = [k for k, v in self.pci_devices.items() if v == name and k[:4] == vendor]
+            found = [k for k, v in self.pci_devices.items() if v == name and k[:4] in vendors]
             return found[0] if len(found) == 1 else None
         return None
 

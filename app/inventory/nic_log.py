@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from operator import attrgetter
 
+from sbctune.catalog.tx_timeout_formats import tx_timeout_message
 from sbctune.catalog.wwan_ids import is_wwan_driver
 from sbctune.inventory.graph import Device
 from sbctune.inventory.link_drops import drops
@@ -40,10 +41,22 @@ def _once_per_record(facts: list[Fact]) -> list[Fact]:
     return once
 
 
+def _handler_lines(nic: Nic, device: Device) -> set[int]:
+    """The orders of the driver's error lines that its transmit-timeout handler prints
+    (catalog.tx_timeout_formats): the timeout in the driver's own words, not a complaint."""
+    return {f.order for f in device.all("kernel_error") if tx_timeout_message(f.line, nic.driver)}
+
+
 def _complaints(nic: Nic, device: Device, benign: set[int]) -> None:
     """The first three lines and the count of each kind, less the benign resets."""
+    timeouts = _handler_lines(nic, device)
     for kind in LOG_KINDS:
         facts = sorted(device.all(kind), key=_ORDER)
+        if timeouts and kind == "tx_timeout":
+            handled = [f for f in device.all("kernel_error") if f.order in timeouts]
+            facts = sorted([*facts, *handled], key=_ORDER)
+        elif timeouts and kind == "kernel_error":
+            facts = [f for f in facts if f.order not in timeouts]
         if kind in ("usb_reset", "usb_disconnect") and benign:
             facts = [f for f in facts if f.order not in benign]
         if facts:

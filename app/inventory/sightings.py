@@ -25,8 +25,12 @@ _VIRTUAL = re.compile(
     r"^(lo|docker-?[0-9a-f]*|veth.*|br-.*|br\d*|virbr.*|tun\d*|tunl\d*|tap.*|wg\d*|dummy\d*|ifb\d*|"
     r"bond\d*|team\d*|vxlan.*|sit\d*|ip6tnl\d*|tailscale\d*|zt.*|ppp.*|pppoe.*|can\d*|"
     r"gre\d*|gretap\d*|erspan\d*|ip_vti\d*|ip6_vti\d*|ip6gre\d*|teql\d*|lan\d*@.*|"
-    r"wan@.*|p2p.*|mon\.\w+|ovs[_-].*|bat\d+|[a-z]+\d*\.\d+)$"
+    r"wan@.*|p2p.*|mon\.\w+|ovs[_-].*|bat\d+|fw(?:br|ln)\d+[io]\d+|fwpr\d+p\d+|[a-z]+\d*\.\d+)$"
 )
+# fwbr/fwln/fwpr: Proxmox VE's per-guest firewall bridge and its veth pair, named by pve-common's
+# src/PVE/Network.pm $compute_fwbr_names: "fwbr${vmid}i${devid}", "fwln${vmid}i${devid}",
+# "fwpr${vmid}p${devid}" and the OVS port "fwln${vmid}o${devid}" (its guests' taps and veths,
+# "tap${vmid}i${devid}" and "veth${vmid}i${devid}", are tap.* and veth.* above)
 # ovs: Open vSwitch (Synology ovs_eth0)
 # bat\d+: batman-adv's mesh interface, "bat0" as the kernel's Documentation/networking/
 # batman-adv.rst (6.1, 6.12: "ip link add name bat0 type batadv") and batctl name it; its lines

@@ -526,6 +526,13 @@ KNOWN_GAPS: dict[str, str] = {
         "device, net/8021q/vlan.c register_vlan_device()); a VLAN's name is not read as its "
         "parent NIC yet"
     ),
+    # jlog74 (seventy-fourth unseen set), left with reasons in tests/captures/corpus/README.md
+    "jlog74_pogoplug_alarm7742_journal_D_phpbb_code_artefact_networkd_eth0": (
+        "2014's systemd-networkd padded the interface to IFNAMSIZ ('%-*s: ', a forum then "
+        "collapsed the blanks: 'eth0 : link configured') and worded its lines in lower case; "
+        "daemon_lines.json's rows come from the pinned systemd 252/257 sources, and no source of "
+        "that release (about v215) is pinned to generate the old formats from"
+    ),
 }
 
 

@@ -63,6 +63,7 @@ from .dmesg_wrappers import outside_noise as _outside_noise
 from .dmesg_wrappers import past_boot as _past_boot
 from .dmesg_wrappers import wall_clock_head as _wall_clock_head
 from .elided_join import split_elided
+from .journal_records import plain_journal
 from .lazy_pattern import later
 from .linuxptp_lines import KINDS as LINUXPTP_KINDS
 from .log_unwrap import join_mail_wrapped
@@ -457,6 +458,8 @@ def _parse_dmesg(text: str) -> Parsed[DmesgResult]:
     # split into lines first: the few that an elision run joined are split on their own;
     # cut at each plain clock (dmesg_chunks): a chunk read before as a plain clock line's
     # whole message (`plain`) is one dict hit; any other chunk is read line by line below
+    # journalctl's json/verbose/export records and RFC 5424 lines made plain first
+    body = plain_journal(body)
     parts = clock_chunks(split_elided(join_mail_wrapped(join_terminal_wrapped(body))))
     # a chunk (what follows a line's plain clock "[  12.345678] ", the line being that alone)
     # → its event's kind, message and fields, () for none. Such a line's reading is a

@@ -137,6 +137,15 @@ _wrappers = st.one_of(
         st.sampled_from(["info", "notice", "err", "warn"]),
         st.one_of(st.just(""), _kts),
     ),
+    # RFC 5424 syslog (rsyslog's RFC5424 template, systemd-netlogd): "<PRI>1 TIME HOST APP
+    # PROCID MSGID SD ", the structured data "-" or bracketed elements (journal_records.py)
+    st.builds(
+        lambda p, c, h, sd: f"<{p}>1 2024-10-13T{c}.123456+02:00 {h} kernel - - {sd} ",
+        st.integers(0, 191),
+        _clock,
+        _host,
+        st.sampled_from(["-", '[timeQuality tzKnown="1"]', '[meta x="a\\]b"][origin ip="1"]']),
+    ),
     # a saved journal's line numbers before it (corpus/ast2500_witherspoon_openbmc_2228_*)
     st.builds(
         lambda n, mo, c, h: f"{n} {mo} 28 {c} {h} kernel: ",

@@ -1,0 +1,52 @@
+"""The formats of drivers' transmit-timeout handlers (tx_timeout_formats.tsv) are exactly what
+scripts/regen_tx_timeout_formats.py generates from the pinned Debian source, and each row's
+format is printed in its cited file. Fetches linux-source-6.1 and -6.12 once, as
+tests/test_netdev_info_formats_source.py does."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+KS = ROOT / "resources" / "kernel_source"
+sys.path.insert(0, str(ROOT / "scripts"))
+
+import kernel_source  # noqa: E402
+import regen_of_node_formats  # noqa: E402
+import regen_tx_timeout_formats  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def trees() -> dict[str, Path]:
+    roots, _ = kernel_source.pinned_trees(regen_tx_timeout_formats.GLOBS, KS / "VERSION.json")
+    return roots
+
+
+def test_the_handler_formats_are_what_the_source_generates(trees: dict[str, Path]) -> None:
+    shipped = (KS / "tx_timeout_formats.tsv").read_text(encoding="utf-8").splitlines()[1:]
+    generated = regen_of_node_formats.series_rows(
+        {s: regen_tx_timeout_formats.handler_formats(root) for s, root in trees.items()}
+    )
+    assert shipped == generated
+    ixgbe = (
+        "initiating\twarn\t6.1,6.12\tdrivers/net/ethernet/intel/ixgbe/ixgbe_main.c\t"
+        "initiating reset due to tx timeout"
+    )
+    assert ixgbe in generated
+
+
+def test_ixgbe_prints_it_from_its_handler(trees: dict[str, Path]) -> None:
+    """ixgbe_main.c: ixgbe_netdev_ops names ixgbe_tx_timeout as .ndo_tx_timeout, which calls
+    ixgbe_tx_timeout_reset(), whose body prints the format."""
+    for root in trees.values():
+        text = (root / "drivers/net/ethernet/intel/ixgbe/ixgbe_main.c").read_text(
+            encoding="utf-8", errors="replace"
+        )
+        assert ".ndo_tx_timeout\t\t= ixgbe_tx_timeout" in text or "= ixgbe_tx_timeout," in text
+        handler = regen_tx_timeout_formats.body_of(text, "ixgbe_tx_timeout") or ""
+        assert "ixgbe_tx_timeout_reset(" in handler
+        reset = regen_tx_timeout_formats.body_of(text, "ixgbe_tx_timeout_reset") or ""
+        assert '"initiating reset due to tx timeout\\n"' in reset
