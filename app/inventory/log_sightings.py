@@ -27,6 +27,7 @@ from sbctune.inventory.driver_line_sightings import (
     on_vendor_function,
     on_wiphy,
 )
+from sbctune.inventory.found_index import FoundIndex
 from sbctune.inventory.ip_config import IpConfigWatch
 from sbctune.inventory.irq_thread import irq_thread_sighting
 from sbctune.inventory.linuxptp_sightings import KINDS as LINUXPTP_KINDS
@@ -343,12 +344,21 @@ class _Reading:
         found = self.found + [
             Sighting(r.template.keys, r.facts) for r in self.complaints.values() if r.facts
         ]
-        found = shown_elsewhere(join_children(found))
-        found += usb_bus_ties(found)
-        found += lone_wifi_devices(found)
-        found += lone_phy_link(found)
-        found += tie_traces(self.firsts)
-        return found + buses_by_elimination(found)
+        # the joins read the few sightings of the key kinds and fields they ask for, indexed
+        # once (a joined child replaced in it, each join's ties added to it as to `found`)
+        index = FoundIndex(found)
+        joined = join_children(found, index)
+        found = shown_elsewhere(joined, index)
+        if found is not joined:  # an MDIO bus left out (rare): indexed anew
+            index = FoundIndex(found)
+        for join in (usb_bus_ties, lone_wifi_devices, lone_phy_link):
+            ties = join(found, index)
+            found += ties
+            index.extend(ties)
+        traced = tie_traces(self.firsts)
+        found += traced
+        index.extend(traced)
+        return found + buses_by_elimination(found, index)
 
 
 # Every kind a watcher or a skip in from_dmesg's loop tests for: a line of any other kind
