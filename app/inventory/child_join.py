@@ -46,9 +46,11 @@ def _owners(said: FoundIndex) -> list[tuple[Key, str, int]]:
     """(device key, driver, line) of every log line that names a driver on a device."""
     out: list[tuple[Key, str, int]] = []
     for sighting in said.saying(*_OWNERS):  # no other's first facts could name one
-        key = next((k for k in sighting.keys if k[0] in _DEVICES), None)
-        if key is None:
-            continue
+        for key in sighting.keys:
+            if key[0] in _DEVICES:
+                break
+        else:
+            continue  # no device key
         # A line's driver is among its first facts (device_line_keys.device_sighting adds it
         # first, after a platform name); a repeated line's sighting holds only its counted
         # facts, which can be tens of thousands in a long log: not read.
@@ -62,8 +64,11 @@ def _parent(
     kind: ChildKind, owners: list[tuple[Key, str, int]], lines: list[int]
 ) -> tuple[Key, str, str] | None:
     near: dict[Key, tuple[int, str, int]] = {}  # key -> (distance, driver, its line)
+    # asked once per driver (a long log's ~2 500 owner lines name a few hundred; each _fits
+    # call hashes the kind)
+    fits = {driver for driver in {owner[1] for owner in owners} if _fits(kind, driver)}
     for key, driver, order in owners:
-        if not _fits(kind, driver):
+        if driver not in fits:
             continue
         at = bisect_left(lines, order)  # lines is sorted: the nearest is beside `at`
         distance = min(abs(order - lines[i]) for i in (at - 1, at) if 0 <= i < len(lines))
