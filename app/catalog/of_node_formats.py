@@ -51,11 +51,16 @@ def _node_regex(fmt: str) -> re.Pattern[str]:
 def of_node_named(text: str) -> str | None:
     """The device-tree node a kernel line names its device by ("/plb/opb/ethernet@ef600c00"),
     when the line was printed from a format of the table; None otherwise."""
+    if "/" not in text:  # a node's path starts with one: no line without it is matched (C)
+        return None
     message = _table().match(text)
     if message is None:
         return None
     found = _node_regex(message.format).search(text[:400])
-    node = found.group("node") if found else None
+    # "%pOFn" prints a node's name alone (lib/vsprintf.c device_node_string(), 'n'): the
+    # format then has no path to read (netcp_ethss.c's "Failed to initialize secondary
+    # port(%pOFn), skipping...")
+    node = found.group("node") if found and "node" in found.re.groupindex else None
     if node is None or len(node) > _MAX_NODE or _NODE_RE.fullmatch(node) is None:
         return None
     return node

@@ -16,13 +16,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from sbctune.catalog.kernel_drivers import KernelDriver, load_kernel_drivers
-from sbctune.inventory.sightings import Fact, Key, Sighting, says_any
+from sbctune.inventory.found_index import FoundIndex
+from sbctune.inventory.sightings import Fact, Key, Sighting
 
 _SRC = "dmesg"
 _BUS_OF_KEY = {"usb": "usb", "pci": "pci", "sdio": "sdio"}  # a device key's kind -> its bus
 _BUS_WORD = {"usb": "USB", "pci": "PCIe", "sdio": "SDIO"}
 _OWNERS = ("driver", "refused_by", "probed_by")
-_OWNER_FIELDS = frozenset(_OWNERS)
 # mmc_add_card()'s types that are memory (drivers/mmc/core/bus.c): no SDIO function on them
 _MEMORY = {"MMC", "SD", "SDHC", "SDXC", "SDUC", "disk"}  # "not shown" may be SDIO
 
@@ -37,9 +37,9 @@ class _Seen:
     first: Fact | None = None  # the first line that showed it
 
 
-def _devices(found: list[Sighting]) -> dict[Key, _Seen]:
+def _devices(said: FoundIndex) -> dict[Key, _Seen]:
     seen: dict[Key, _Seen] = {}
-    for sighting in found:
+    for sighting in said.keyed(*_BUS_OF_KEY):  # the others have no key read here
         keys = [k for k in sighting.keys if k[0] in _BUS_OF_KEY]
         for key in keys:
             item = seen.setdefault(key, _Seen())
@@ -67,34 +67,37 @@ def _could_be(driver: KernelDriver, listed: set[tuple[str, str]], key: Key, item
     return all((bus, ids) in listed for ids in item.ids)
 
 
-def _without_device(found: list[Sighting]) -> set[str]:
+def _without_device(found: list[Sighting], index: FoundIndex | None = None) -> set[str]:
     """Drivers whose lines have a ("wifi", driver) key but that the log shows on no device
     and gives no bus."""
-    wanted = {k[1] for s in found for k in s.keys if k[0] == "wifi"}
-    for sighting in found:
+    said = index or FoundIndex(found)
+    wifi = said.keyed("wifi")
+    wanted = {k[1] for s in wifi for k in s.keys if k[0] == "wifi"}
+    # none of the others' facts could name an owner
+    for sighting in said.saying(*_OWNERS) if wanted else ():
         if not wanted:
             break
-        on_device = any(k[0] in _BUS_OF_KEY for k in sighting.keys)
-        if not on_device or not says_any(sighting, _OWNER_FIELDS):
-            continue  # none of its facts could name an owner
+        if not any(k[0] in _BUS_OF_KEY for k in sighting.keys):
+            continue
         for fact in sighting.facts:
             if fact.field in _OWNERS and fact.value in wanted:
                 wanted.discard(str(fact.value))
-    for sighting in found:  # a ("wifi", driver) line that says its bus
+    for sighting in wifi:  # a ("wifi", driver) line that says its bus
         for key in sighting.keys:
             if key[0] == "wifi" and any(f.field == "bus" for f in sighting.facts):
                 wanted.discard(key[1])
     return wanted
 
 
-def buses_by_elimination(found: list[Sighting]) -> list[Sighting]:
+def buses_by_elimination(found: list[Sighting], index: FoundIndex | None = None) -> list[Sighting]:
     """A sighting giving each such driver's ("wifi", driver) device its bus, when the log's
-    devices leave one."""
-    wanted = _without_device(found)
+    devices leave one. (`index`: found's, when made already.)"""
+    said = index or FoundIndex(found)
+    wanted = _without_device(found, said)
     if not wanted:
         return []
     table = load_kernel_drivers()
-    devices = _devices(found)
+    devices = _devices(said)
     out: list[Sighting] = []
     for name in sorted(wanted):
         driver = table.get(name)

@@ -16,6 +16,7 @@ from bisect import bisect_left
 
 from sbctune.catalog.child_devices import ChildKind, child_kinds, child_name
 from sbctune.catalog.kernel_drivers import load_kernel_drivers
+from sbctune.inventory.found_index import FoundIndex
 from sbctune.inventory.sightings import Fact, Key, Sighting
 
 CHILD = "child"  # the key of a child's lines until they are joined: ("child", "mhi mhi0")
@@ -41,13 +42,15 @@ def _fits(kind: ChildKind, driver: str) -> bool:
     return known is not None and known.wireless
 
 
-def _owners(found: list[Sighting]) -> list[tuple[Key, str, int]]:
+def _owners(said: FoundIndex) -> list[tuple[Key, str, int]]:
     """(device key, driver, line) of every log line that names a driver on a device."""
     out: list[tuple[Key, str, int]] = []
-    for sighting in found:
-        key = next((k for k in sighting.keys if k[0] in _DEVICES), None)
-        if key is None:
-            continue
+    for sighting in said.saying(*_OWNERS):  # no other's first facts could name one
+        for key in sighting.keys:
+            if key[0] in _DEVICES:
+                break
+        else:
+            continue  # no device key
         # A line's driver is among its first facts (device_line_keys.device_sighting adds it
         # first, after a platform name); a repeated line's sighting holds only its counted
         # facts, which can be tens of thousands in a long log: not read.
@@ -61,8 +64,11 @@ def _parent(
     kind: ChildKind, owners: list[tuple[Key, str, int]], lines: list[int]
 ) -> tuple[Key, str, str] | None:
     near: dict[Key, tuple[int, str, int]] = {}  # key -> (distance, driver, its line)
+    # asked once per driver (a long log's ~2 500 owner lines name a few hundred; each _fits
+    # call hashes the kind)
+    fits = {driver for driver in {owner[1] for owner in owners} if _fits(kind, driver)}
     for key, driver, order in owners:
-        if not _fits(kind, driver):
+        if driver not in fits:
             continue
         at = bisect_left(lines, order)  # lines is sorted: the nearest is beside `at`
         distance = min(abs(order - lines[i]) for i in (at - 1, at) if 0 <= i < len(lines))
@@ -82,15 +88,18 @@ def _parent(
     return key, driver, f"the {driver} device whose line {order} is next to it"
 
 
-def join_children(found: list[Sighting]) -> list[Sighting]:
-    """The sightings with each child's lines keyed by the device that owns it."""
+def join_children(found: list[Sighting], index: FoundIndex | None = None) -> list[Sighting]:
+    """The sightings with each child's lines keyed by the device that owns it. (`index`:
+    found's, when made already; a joined child's new sighting replaces its old there too.)"""
+    said = index or FoundIndex(found)
     children: dict[str, list[int]] = {}
-    for i, sighting in enumerate(found):
+    for i in said.keyed_places(CHILD):
+        sighting = found[i]
         if sighting.keys and sighting.keys[0][0] == CHILD:
             children.setdefault(sighting.keys[0][1], []).append(i)
     if not children:
         return found
-    owners = _owners(found)
+    owners = _owners(said)
     out = list(found)
     for value, indexes in sorted(children.items()):
         prefix, _sep, name = value.partition(" ")
@@ -107,4 +116,5 @@ def join_children(found: list[Sighting]) -> list[Sighting]:
             ]
             # an interface its line names comes along ("eth0: PHY ID ... (stmmac-0:00)")
             out[i] = Sighting([key, *(k for k in found[i].keys if k[0] == "if")], facts)
+            said.replace(i, out[i])
     return out

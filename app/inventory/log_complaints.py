@@ -30,7 +30,10 @@ def kernel_complaint(text: str, driver: str | None = None) -> bool:
         return vendor[0].complaint
     # an info-level line, or an older or a vendor kernel's: with its errno, or a network driver
     # of the kernel saying it failed ("eth0: Failed to read register index 0x00000114", 3.x)
-    return reports_errno(text) or (FAILED_TO.search(text) is not None and net_driver(driver))
+    # the words each regex needs tested first, in C (most of a long log's lines hold neither)
+    return reports_errno(text) or (
+        " to " in text and FAILED_TO.search(text) is not None and net_driver(driver)
+    )
 
 
 def library_complaint(text: str, library: str) -> bool:
@@ -84,6 +87,8 @@ def net_driver(driver: str | None) -> bool:
 
 def reports_errno(text: str) -> bool:
     """ "... failed to read data F1@0x0b800, err: -110": a known errno reported as failed."""
+    if "-" not in text:  # every errno errno_in reads is negative
+        return False
     value = errno_in(text)
     return value is not None and value < 0 and load_messages().errno(value) is not None
 

@@ -27,6 +27,7 @@ from sbctune.inventory.driver_line_sightings import (
     on_vendor_function,
     on_wiphy,
 )
+from sbctune.inventory.found_index import FoundIndex
 from sbctune.inventory.ip_config import IpConfigWatch
 from sbctune.inventory.irq_thread import irq_thread_sighting
 from sbctune.inventory.linuxptp_sightings import KINDS as LINUXPTP_KINDS
@@ -165,12 +166,19 @@ _LEAN = {
 
 
 def _repeat(event: DmesgEvent) -> Sighting | None:
-    handler = _HANDLERS.get(event.kind, on_device)
-    full = handler(event)
+    """A repeated line's template: its keys and the facts a repeat says again."""
+    return _lean(_HANDLERS.get(event.kind, on_device)(event), event.kind)
+
+
+def _lean(full: Sighting | None, kind: str) -> Sighting | None:
+    """``_repeat`` of a line from its first reading's sighting: a handler reads a line's kind,
+    fields and text (the same for every repeat of it), its line and clock only for the facts
+    a repeat's stamps change (link events, enumeration) or its order; so the first reading's
+    keys and lean facts are what the repeat's own reading gives, without reading it again."""
     if full is None:
         return None
-    full.facts = [f for f in full.facts if f.field in _LEAN or f.field == event.kind]
-    return full
+    facts = [f for f in full.facts if f.field in _LEAN or f.field == kind]
+    return Sighting(list(full.keys), facts)
 
 
 _LINK_EVENTS = ("link_event", "daemon_link_event")  # (line, clock, up): the repeat's own clock
@@ -273,6 +281,9 @@ _SKIP = {
 }  # fmt: skip
 
 
+_UNREAD = Sighting([])  # no first reading kept (a reader that did not go through first())
+
+
 @dataclass
 class _Repeats:
     template: Sighting
@@ -292,6 +303,8 @@ class _Reading:
     firsts: list[Sighting] = field(default_factory=list)  # each distinct line's: tie_traces
     seen: set[tuple[str, str]] = field(default_factory=set)
     lean: dict[tuple[str, str], Sighting | None] = field(default_factory=dict)
+    # each distinct line's first reading (None: it said nothing), for its repeats' template
+    said: dict[tuple[str, str], Sighting | None] = field(default_factory=dict)
     repeats: dict[tuple[str, str], Sighting] = field(default_factory=dict)
     stamps: dict[tuple[str, str], Stamps] = field(default_factory=dict)  # of lean's templates
     complaints: dict[tuple[str, str], _Repeats] = field(default_factory=dict)
@@ -313,7 +326,8 @@ class _Reading:
         one sighting (where the first repeat was), joined once however often a long log says
         the line."""
         if key not in self.lean:
-            self.lean[key] = _repeat(event)
+            first = self.said.get(key, _UNREAD)
+            self.lean[key] = _repeat(event) if first is _UNREAD else _lean(first, event.kind)
             if (template := self.lean[key]) is not None:
                 self.repeats[key] = Sighting(template.keys)
                 self.stamps[key] = stamps_of(template)
@@ -323,7 +337,7 @@ class _Reading:
 
     def first(self, key: tuple[str, str], event: DmesgEvent) -> None:
         self.seen.add(key)
-        sighting = _HANDLERS.get(event.kind, on_device)(event)
+        sighting = self.said[key] = _HANDLERS.get(event.kind, on_device)(event)
         if sighting is None:
             return
         self.found.append(sighting)
@@ -343,12 +357,21 @@ class _Reading:
         found = self.found + [
             Sighting(r.template.keys, r.facts) for r in self.complaints.values() if r.facts
         ]
-        found = shown_elsewhere(join_children(found))
-        found += usb_bus_ties(found)
-        found += lone_wifi_devices(found)
-        found += lone_phy_link(found)
-        found += tie_traces(self.firsts)
-        return found + buses_by_elimination(found)
+        # the joins read the few sightings of the key kinds and fields they ask for, indexed
+        # once (a joined child replaced in it, each join's ties added to it as to `found`)
+        index = FoundIndex(found)
+        joined = join_children(found, index)
+        found = shown_elsewhere(joined, index)
+        if found is not joined:  # an MDIO bus left out (rare): indexed anew
+            index = FoundIndex(found)
+        for join in (usb_bus_ties, lone_wifi_devices, lone_phy_link):
+            ties = join(found, index)
+            found += ties
+            index.extend(ties)
+        traced = tie_traces(self.firsts)
+        found += traced
+        index.extend(traced)
+        return found + buses_by_elimination(found, index)
 
 
 # Every kind a watcher or a skip in from_dmesg's loop tests for: a line of any other kind

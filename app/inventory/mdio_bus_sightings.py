@@ -10,8 +10,9 @@ from operator import attrgetter
 
 from sbctune.catalog.kernel_drivers import load_kernel_drivers
 from sbctune.catalog.mdio_bus_names import mdio_bus_driver, usb_numbered_drivers
+from sbctune.inventory.found_index import FoundIndex
 from sbctune.inventory.parsers.dmesg import DmesgEvent
-from sbctune.inventory.sightings import Key, Sighting, says_any
+from sbctune.inventory.sightings import Key, Sighting
 
 _SRC = "dmesg"
 
@@ -41,14 +42,15 @@ def on_mdio_usb_bus(event: DmesgEvent) -> Sighting | None:
     return sighting
 
 
-def usb_bus_ties(found: list[Sighting]) -> list[Sighting]:
+def usb_bus_ties(found: list[Sighting], index: FoundIndex | None = None) -> list[Sighting]:
     """The one USB-numbered MDIO bus of a log is the one MDIO bus a driver that numbers it so
     names ("libphy: lan78xx-mdiobus: probed"): a sighting that ties that driver to the USB
-    device. With two of either, nothing is tied."""
-    devices = {k for s in found if _said(s, "mdio_usb_bus") for k in s.keys if k[0] == "usbdev"}
+    device. With two of either, nothing is tied. (`index`: found's, when made already.)"""
+    said = index or FoundIndex(found)
+    devices = {k for s in said.saying("mdio_usb_bus") for k in s.keys if k[0] == "usbdev"}
     numbered = usb_numbered_drivers()
     drivers = {
-        k[1] for s in found if _is_bus(s) for k in s.keys if k[0] == "drv" and k[1] in numbered
+        k[1] for s in said.saying("mdio_bus") for k in s.keys if k[0] == "drv" and k[1] in numbered
     }
     if len(devices) != 1 or len(drivers) != 1:
         return []
@@ -63,28 +65,31 @@ def _said(sighting: Sighting, field: str) -> bool:
 
 _FIELD = attrgetter("field")
 _DEVICE_KEYS = ("usb", "pci", "sdio", "platform", "if")
-_DRIVER = frozenset(("driver",))
 
 
-def shown_elsewhere(found: list[Sighting]) -> list[Sighting]:
+def shown_elsewhere(found: list[Sighting], index: FoundIndex | None = None) -> list[Sighting]:
     """Without the MDIO bus sightings of a driver that other lines show driving a device (the
     TiogaPass BMC's two ftgmac100 MACs beside "libphy: ftgmac100_mdio: probed"): the bus is
     one of theirs (which one is not said), so it stands for no NIC of its own. Only a driver
-    the log shows by its bus alone (the i.MX8MN's fec) gets a NIC from it."""
-    buses = {id(s) for s in found if _is_bus(s)}  # one test per sighting (a long log: 10^3)
-    drivers = {k[1] for s in found if id(s) in buses for k in s.keys if k[0] == "drv"}
+    the log shows by its bus alone (the i.MX8MN's fec) gets a NIC from it. `found` itself when
+    none is left out. (`index`: found's, when made already.)"""
+    said = index or FoundIndex(found)
+    bus_sightings = said.saying("mdio_bus")
+    drivers = {k[1] for s in bus_sightings for k in s.keys if k[0] == "drv"}
     if not drivers:
         return found
+    buses = {id(s) for s in bus_sightings}
     devices: dict[str, set[Key]] = {}
-    for sighting in found:
-        if id(sighting) in buses or not says_any(sighting, _DRIVER):
+    for sighting in said.saying("driver"):
+        if id(sighting) in buses:
             continue
         keys = {k for k in sighting.keys if k[0] in _DEVICE_KEYS}
         for fact in sighting.facts:
             if fact.field == "driver" and str(fact.value) in drivers:
                 devices.setdefault(str(fact.value), set()).update(keys)
     crowded = {d for d, keys in devices.items() if keys}
-    return [s for s in found if not (id(s) in buses and {k[1] for k in s.keys} & crowded)]
+    out = {id(s) for s in bus_sightings if {k[1] for k in s.keys} & crowded}
+    return [s for s in found if id(s) not in out] if out else found
 
 
 def _is_bus(sighting: Sighting) -> bool:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from sbctune.catalog.ids import load_ids
 from sbctune.catalog.old_formats import old_format_of
+from sbctune.inventory.found_index import FoundIndex
 from sbctune.inventory.parsers.dmesg import DmesgEvent
 from sbctune.inventory.sightings import Fact, Key, Sighting, iface_key
 
@@ -72,17 +73,21 @@ def _matched_entry(sighting: Sighting, driver: str, device: str, why: str, no: i
 _WIRELESS_NAME = ("wlan", "wl", "mlan", "ath", "ra", "phy")
 
 
-def lone_phy_link(found: list[Sighting]) -> list[Sighting]:
+def lone_phy_link(found: list[Sighting], index: FoundIndex | None = None) -> list[Sighting]:
     """3.x phy_print_status() names a PHY by its MDIO bus id only ("PHY: himii:01 - Link is Up -
     100/Full"). When no line ties that PHY to a MAC, the log's one PHY and its one wired
-    interface are one NIC (a SoC with one MAC: the Hi3518E's eth0); two of either tie none."""
-    phys = {v for s in found for k, v in s.keys if k == "old_phy"}
-    names = {v for s in found for k, v in s.keys if k == "if"}
+    interface are one NIC (a SoC with one MAC: the Hi3518E's eth0); two of either tie none.
+    (`index`: found's, when made already.)"""
+    said = index or FoundIndex(found)
+    phys = {v for s in said.keyed("old_phy") for k, v in s.keys if k == "old_phy"}
+    if len(phys) != 1:
+        return []
+    names = {v for s in said.keyed("if") for k, v in s.keys if k == "if"}
     wired = {n for n in names if not n.startswith(_WIRELESS_NAME)}
     if len(phys) != 1 or len(wired) != 1 or len(names) != 1:
         return []
     (phy,), (name,) = phys, wired
-    if any(("old_phy", phy) in s.keys and len(s.keys) > 1 for s in found):
+    if any(("old_phy", phy) in s.keys and len(s.keys) > 1 for s in said.keyed("old_phy")):
         return []  # a line already tied it (fec's "mii_bus:phy_addr=1:06")
     why = f"the only PHY of the log ({phy}) and its only interface ({name})"
     return [Sighting([("old_phy", phy), ("if", name)], [Fact("seen", True, _SRC, why, 0)])]

@@ -147,3 +147,28 @@ def test_the_child_table_is_what_the_source_says() -> None:
                 for tree in trees
                 for p in (tree / child["parent_dir"]).glob("*.c")
             ), child["parent_dir"]
+
+
+def test_a_parents_driver_is_asked_once_per_driver(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The corpus log's mhi0 lines after 200 lines of its own ath11k_pci and of r8169: whether
+    a driver registers such children is asked once per driver and child kind (issue 24: a long
+    log's ~2 500 owner lines, each asked; 200 asks before), the same parent found."""
+    from sbctune.inventory import child_join
+
+    asked: list[str] = []
+    fits = child_join._fits
+    monkeypatch.setattr(
+        child_join, "_fits", lambda kind, driver: asked.append(driver) or fits(kind, driver)
+    )
+    found = []
+    owners = [(("usb", "1-1"), "r8169"), (("pci", "0000:01:00.0"), "ath11k_pci")]
+    for order in range(200):
+        key, driver = owners[order % 2]
+        sighting = Sighting([key])
+        sighting.add("driver", driver, "dmesg", f"line {order}", order)
+        found.append(sighting)
+    child = Sighting([(CHILD, "mhi mhi0")])
+    child.add("seen", True, "dmesg", MHI[0], 201)
+    joined = join_children([*found, child])
+    assert sorted(asked) == ["ath11k_pci", "r8169"]
+    assert joined[-1].keys == [("pci", "0000:01:00.0")]
