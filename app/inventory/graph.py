@@ -74,84 +74,130 @@ PRECEDENCE: dict[str, tuple[str, ...]] = {
 }
 
 
+LOG_SOURCE = "dmesg"
+# a sighting's facts' sources, read in C (map, no generator frame per fact): a long log's
+# counted line is one sighting with a fact per repeat (thousands), and each is asked
+_SOURCE = attrgetter("source")
+_FROM_LOG = partial(eq, LOG_SOURCE)
+
+# Each field's sources ranked, as dicts: a rank is one lookup, not a search of the tuple (a
+# long log's device has thousands of facts of one field, "dmesg" near its order's end)
+_RANKS: dict[str, dict[str, int]] = {
+    name: {source: rank for rank, source in enumerate(order)} for name, order in PRECEDENCE.items()
+}
+_DEFAULT_RANK = {source: rank for rank, source in enumerate(_DEFAULT)}
+_ORDER = attrgetter("order")
+_SOURCE_ORDER = attrgetter("source", "order")
+_MISSING: Any = object()
+
+
 @dataclass
 class Device:
+    """The facts of one device. Its fields' facts, best fact and value are computed once, when
+    first asked, and kept while the facts and keys only grow as they do (a long log's device
+    has tens of thousands of facts, and is_nic, the NIC's fields and the chip rules ask for the
+    same ones thousands of times)."""
+
     keys: set[Key] = field(default_factory=set)
     facts: list[Fact] = field(default_factory=list)
     key_sources: dict[Key, set[str]] = field(default_factory=dict)  # who named each key
-    _index: dict[str, list[Fact]] | None = field(default=None, repr=False, compare=False)
-    # all() and best() per field, kept while the index is (a long log's device has tens of
-    # thousands of facts, and the NIC's fields ask for the same ones several times)
+    _index: dict[str, list[Fact]] = field(default_factory=dict, repr=False, compare=False)
     _sorted: dict[str, list[Fact]] = field(default_factory=dict, repr=False, compare=False)
     _best: dict[str, Fact | None] = field(default_factory=dict, repr=False, compare=False)
-    # how many facts the index holds (their sum, kept: the index's lists never leave this
-    # class to be changed, and a device is asked thousands of times)
+    _values: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+    # how many facts the index holds: facts are only ever added (join, join_returned, a USB
+    # pairing), so a new count is the one sign of a change
     _indexed: int = field(default=-1, repr=False, compare=False)
+    _by_kind: dict[str, list[str]] = field(default_factory=dict, repr=False, compare=False)
+    _keyed: int = field(default=-1, repr=False, compare=False)  # len(keys) _by_kind is of
 
-    def by_field(self, name: str) -> list[Fact]:
-        if self._index is None or self._indexed != len(self.facts):
+    def _fields(self) -> dict[str, list[Fact]]:
+        if self._indexed != len(self.facts):
             self._indexed = len(self.facts)
-            self._index = {}
+            index: dict[str, list[Fact]] = {}
+            for fact in self.facts:
+                if (facts := index.get(fact.field)) is None:
+                    index[fact.field] = [fact]
+                else:
+                    facts.append(fact)
+            self._index = index
             self._sorted.clear()
             self._best.clear()
-            for fact in self.facts:
-                self._index.setdefault(fact.field, []).append(fact)
-        return self._index.get(name, [])
+            self._values.clear()
+        return self._index
+
+    def by_field(self, name: str) -> list[Fact]:
+        return self._fields().get(name, [])
 
     def all(self, name: str) -> list[Fact]:
-        facts = self.by_field(name)
+        facts = self._fields().get(name)
+        if facts is None:
+            return []
         if (done := self._sorted.get(name)) is None:
-            done = _in_order(facts)
-            self._sorted[name] = done
+            done = self._sorted[name] = _in_order(facts)
         return list(done)
 
     def best(self, name: str) -> Fact | None:
-        facts = self.by_field(name)
-        if name in self._best:
-            return self._best[name]
-        order = PRECEDENCE.get(name, _DEFAULT)
-        candidates = [f for f in facts if f.source in order]
-        # most fields of a device have one fact: it is the best without ranking
-        found = (
-            candidates[0]
-            if len(candidates) == 1
-            else _first(candidates, order)
-            if candidates
-            else None
-        )
-        self._best[name] = found
-        return found
+        index = self._fields()
+        found = self._best.get(name, _MISSING)
+        if found is _MISSING:
+            facts = index.get(name)
+            found = self._best[name] = (
+                _best_of(facts, _RANKS.get(name, _DEFAULT_RANK)) if facts else None
+            )
+        return found  # type: ignore[no-any-return]
 
     def value(self, name: str) -> Any:
+        if self._indexed == len(self.facts):  # the index is current: its value, once made
+            found = self._values.get(name, _MISSING)
+            if found is not _MISSING:
+                return found
         fact = self.best(name)
-        return fact.value if fact is not None else None
+        found = self._values[name] = fact.value if fact is not None else None
+        return found
 
     def has(self, name: str) -> bool:
-        return bool(self.by_field(name))
+        return name in self._fields()
+
+    def _keys_of(self, kind: str) -> list[str]:
+        """The device's keys of `kind`, sorted (keys, like facts, are only added)."""
+        if self._keyed != len(self.keys):
+            self._keyed = len(self.keys)
+            by_kind: dict[str, list[str]] = {}
+            for k, v in self.keys:
+                by_kind.setdefault(k, []).append(v)
+            for values in by_kind.values():
+                values.sort()
+            self._by_kind = by_kind
+        return self._by_kind.get(kind, [])
 
     def key(self, kind: str) -> str | None:
-        values = sorted(v for k, v in self.keys if k == kind)
+        values = self._keys_of(kind)
         return values[0] if values else None
 
     def newest_key(self, kind: str) -> str | None:
         """The key of `kind` that the newest log line names, where the device has several: a USB
         adapter moved to another port ("r8152 2-2:1.0 eth1", later "r8152 2-3:1.0 eth1") is
         where the last line saw it (corpus/ds218plus_bbqq_5_*). Otherwise key()."""
-        values = sorted(v for k, v in self.keys if k == kind)
+        values = self._keys_of(kind)
         if len(values) < 2:
             return values[0] if values else None
         said = {v: re.compile(rf"(?<![\w.-]){re.escape(v)}(?![\w.-])") for v in values}
-        newest: tuple[int, str] | None = None
-        for fact in self.facts:
-            if fact.source != "dmesg" or (newest is not None and fact.order <= newest[0]):
+        # newest first (a stable sort: of one position, the first listed); each line's names
+        # read once (a line says several facts)
+        logged = sorted((f for f in self.facts if f.source == LOG_SOURCE), key=_ORDER, reverse=True)
+        read: set[str] = set()
+        for fact in logged:
+            if fact.line in read:
                 continue
+            read.add(fact.line)
             named = [v for v, pattern in said.items() if pattern.search(fact.line)]
             if len(named) == 1:
-                newest = (fact.order, named[0])
-        return newest[1] if newest is not None else values[0]
+                return named[0]
+        return values[0]
 
     def names(self) -> list[str]:
-        return sorted(v for k, v in self.keys if k == "if")
+        return list(self._keys_of("if"))
 
 
 def _in_order(facts: list[Fact]) -> list[Fact]:
@@ -160,19 +206,33 @@ def _in_order(facts: list[Fact]) -> list[Fact]:
     thousands of calls for a 100 000-line log)."""
     if len(facts) < 2:  # most of a device's fields (none or one fact): nothing to order
         return list(facts)
-    keys = [(f.source, f.order) for f in facts]
+    keys = list(map(_SOURCE_ORDER, facts))
     if len(set(keys)) < len(keys):
         return sorted(facts, key=lambda f: (f.source, f.order, repr(f.value)))
-    return [facts[i] for i in sorted(range(len(facts)), key=keys.__getitem__)]
+    return sorted(facts, key=_SOURCE_ORDER)
 
 
-def _first(candidates: list[Fact], order: tuple[str, ...]) -> Fact:
-    """min() by (rank of the source, newest first, repr(value)); the value is repr()'d only
-    to break a tie of the first two."""
-    keys = [(order.index(f.source), -f.order) for f in candidates]
-    best = min(keys)
-    tied = [f for f, k in zip(candidates, keys, strict=True) if k == best]
-    return tied[0] if len(tied) == 1 else min(tied, key=lambda f: repr(f.value))
+def _best_of(facts: list[Fact], rank: dict[str, int]) -> Fact | None:
+    """min() by (rank of the source, newest first, repr(value)) over the facts of a ranked
+    source, read in C where it can be: the best-ranked source is found among the few distinct
+    ones, then its newest fact; the value is repr()'d only to break a tie of the first two."""
+    if len(facts) == 1:
+        return facts[0] if facts[0].source in rank else None
+    sources = set(map(_SOURCE, facts))
+    ranked = [s for s in sources if s in rank]
+    if not ranked:
+        return None
+    top = min(ranked, key=rank.__getitem__)
+    mine = facts if len(sources) == 1 else [f for f in facts if f.source == top]
+    orders = list(map(_ORDER, mine))
+    newest = max(orders)
+    if orders.count(newest) == 1:
+        return mine[orders.index(newest)]
+    return min((f for f, o in zip(mine, orders, strict=True) if o == newest), key=_value_repr)
+
+
+def _value_repr(fact: Fact) -> str:
+    return repr(fact.value)
 
 
 class _UnionFind:
@@ -194,13 +254,6 @@ class _UnionFind:
             # The smaller key is the root: the same groups whatever the order of the unions.
             low, high = sorted((ra, rb))
             self.parent[high] = low
-
-
-LOG_SOURCE = "dmesg"
-# a sighting's facts' sources, read in C (map, no generator frame per fact): a long log's
-# counted line is one sighting with a fact per repeat (thousands), and each is asked
-_SOURCE = attrgetter("source")
-_FROM_LOG = partial(eq, LOG_SOURCE)
 
 
 _FORMER = frozenset({"former_name"})
