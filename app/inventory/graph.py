@@ -257,6 +257,26 @@ class _UnionFind:
 
 
 _FORMER = frozenset({"former_name"})
+_FIELD = attrgetter("field")
+
+
+def _renamed(sightings: list[Sighting]) -> list[Sighting]:
+    """The sightings that hold a former name (sightings.says_any, inline: one C pass over each
+    sighting's facts and no call, a long log's ~5 000 sightings, few renames)."""
+    return [s for s in sightings if not _FORMER.isdisjoint(map(_FIELD, s.facts))]
+
+
+def _logged_key_lists(sightings: list[Sighting]) -> list[tuple[Key, ...]]:
+    """The distinct key lists of the log's sightings that name two keys or more: all that
+    shared_devices and _names_of_two_devices read of them (a long log's ~5 000 sightings have
+    a few hundred distinct key lists)."""
+    return list(
+        dict.fromkeys(
+            tuple(s.keys)
+            for s in sightings
+            if len(s.keys) > 1 and s.facts and s.facts[0].source == LOG_SOURCE
+        )
+    )
 
 
 def _log_only(facts: list[Fact]) -> bool:
@@ -264,15 +284,15 @@ def _log_only(facts: list[Fact]) -> bool:
     return all(map(_FROM_LOG, map(_SOURCE, facts)))
 
 
-def reused_names(sightings: list[Sighting]) -> set[Key]:
+def reused_names(
+    sightings: list[Sighting], logged: list[tuple[Key, ...]] | None = None
+) -> set[Key]:
     """Interface names the kernel gave to more than one device in a log: each "renamed from
     eth0" names another device, so "eth0" identifies none of them there (a virtio NIC and an
     e1000e both start as eth0 on a real system)."""
     renamed_to: dict[Key, set[Key]] = {}
     devices_of: dict[Key, set[Key]] = {}  # a name -> the devices whose renames name it
-    for sighting in sightings:
-        if not says_any(sighting, _FORMER):  # in C: a long log's ~5 000 sightings, few renames
-            continue
+    for sighting in _renamed(sightings):
         olds = {("if", str(f.value)) for f in sighting.facts if f.field == "former_name"}
         news = {k for k in sighting.keys if k[0] == "if" and k not in olds}
         devices = {k for k in sighting.keys if k[0] in _DEVICE_KINDS or k[0] == "usb"}
@@ -287,18 +307,19 @@ def reused_names(sightings: list[Sighting]) -> set[Key]:
         old for old, news in renamed_to.items()
         if len(news) > 1 or len(devices_of.get(old, ())) > 1
     }  # fmt: skip
-    return reused | _names_of_two_devices(sightings) if renamed_to else reused
+    if not renamed_to:
+        return reused
+    return reused | _names_of_two_devices(
+        _logged_key_lists(sightings) if logged is None else logged
+    )
 
 
-def _names_of_two_devices(sightings: list[Sighting]) -> set[Key]:
+def _names_of_two_devices(logged: list[tuple[Key, ...]]) -> set[Key]:
     """Names the log's lines give to two device addresses: "bcmgenet fd580000.ethernet end0:
     renamed from eth0", then "smsc95xx 1-1.1:1.0 eth0: register ...": eth0 was the SoC's
     name, then the adapter's. The device address decides, whatever the order of the lines."""
     devices_of: dict[Key, set[Key]] = {}
-    for sighting in sightings:
-        keys = sighting.keys
-        if len(keys) < 2 or not sighting.facts or sighting.facts[0].source != LOG_SOURCE:
-            continue
+    for keys in logged:  # the log's key lists of two keys or more
         devices = {k for k in keys if k[0] in _DEVICE_KINDS or k[0] == "usb"}
         if len(devices) != 1:
             continue
@@ -308,15 +329,14 @@ def _names_of_two_devices(sightings: list[Sighting]) -> set[Key]:
     return {name for name, devices in devices_of.items() if len(devices) > 1}
 
 
-def shared_devices(sightings: list[Sighting]) -> dict[Key, set[Key]]:
+def shared_devices(
+    sightings: list[Sighting], logged: list[tuple[Key, ...]] | None = None
+) -> dict[Key, set[Key]]:
     """Device keys the log shows with more than one interface name, renames aside: one
     platform device or PCI function may carry several MACs (mtk_soc_eth's eth0-eth2 on
     15100000.ethernet, mlx4's two ports), so there the device names none of them alone."""
     names: dict[Key, set[Key]] = {}
-    for sighting in sightings:
-        keys = sighting.keys
-        if len(keys) < 2 or not sighting.facts or sighting.facts[0].source != LOG_SOURCE:
-            continue  # a long log makes tens of thousands of sightings: the cheap tests first
+    for keys in _logged_key_lists(sightings) if logged is None else logged:
         ifaces = {k for k in keys if k[0] == "if"}
         if not ifaces:
             continue
@@ -327,8 +347,7 @@ def shared_devices(sightings: list[Sighting]) -> dict[Key, set[Key]]:
         return {}
     olds = {
         ("if", str(f.value))
-        for s in sightings
-        if says_any(s, _FORMER)
+        for s in _renamed(sightings)
         for f in s.facts
         if f.field == "former_name"
     }
@@ -355,10 +374,16 @@ def _split_shared(sighting: Sighting, shared: dict[Key, set[Key]]) -> list[Sight
 def join(sightings: Iterable[Sighting]) -> list[Device]:
     """Devices from sightings; sorted by their smallest key, so the result is stable."""
     given = list(sightings)
-    reused = reused_names(given)
-    shared = shared_devices(given)
+    logged = _logged_key_lists(given)
+    reused = reused_names(given, logged)
+    shared = shared_devices(given, logged)
     if shared:
-        given = [part for s in given for part in _split_shared(s, shared)]
+        cut = frozenset(shared)  # a sighting naming none of them is kept whole, tested in C
+        given = [
+            part
+            for s in given
+            for part in ((s,) if cut.isdisjoint(s.keys) else _split_shared(s, shared))
+        ]
     # A long log gives tens of thousands of sightings with the same few key lists (each
     # repeat of a counted line): each distinct key list is cut, united and placed once.
     items = list(_without_reused(given, reused))
@@ -367,21 +392,24 @@ def join(sightings: Iterable[Sighting]) -> list[Device]:
         for key in keys:
             uf.union(keys[0], key)
     groups: dict[Key, Device] = {}
-    placed: dict[tuple[Key, ...], Device] = {}
-    named: set[tuple[tuple[Key, ...], str]] = set()  # (keys, source) already in key_sources
+    # each key list's device and the sources already in its keys' key_sources
+    placed: dict[tuple[Key, ...], tuple[Device, set[str]]] = {}
     for keys, facts in items:
-        device = placed.get(keys)
-        if device is None:
-            device = placed[keys] = groups.setdefault(uf.find(keys[0]), Device())
+        entry = placed.get(keys)
+        if entry is None:
+            device = groups.setdefault(uf.find(keys[0]), Device())
             device.keys.update(keys)
             for key in keys:
                 device.key_sources.setdefault(key, set())
+            entry = placed[keys] = (device, set())
+        device, named = entry
         device.facts += facts
-        for source in set(map(_SOURCE, facts)):
-            if (keys, source) not in named:
-                named.add((keys, source))
-                for key in keys:
-                    device.key_sources[key].add(source)
+        sources = set(map(_SOURCE, facts))
+        if not sources <= named:  # a source new to this key list: its keys are named by it
+            sources -= named
+            named |= sources
+            for key in keys:
+                device.key_sources[key] |= sources
     if reused:
         _name_by_address(given, reused, uf, groups)
     return [groups[k] for k in sorted(groups)]
@@ -393,6 +421,8 @@ def _name_by_address(
     """A reused name, which joined nothing, still names the device whose address its line
     gives ("smsc95xx 1-1.1:1.0 eth0: register ..."); renamed-away names stay former names."""
     for sighting in sightings:
+        if reused.isdisjoint(sighting.keys):  # in C: most sightings name no reused name
+            continue
         names = [k for k in sighting.keys if k in reused]
         # read in C: a counted line's sighting holds a fact per repeat
         if not names or not _log_only(sighting.facts) or says_any(sighting, _FORMER):
