@@ -58,3 +58,31 @@ def test_a_device_a_later_join_changed_is_asked_again(monkeypatch: pytest.Monkey
     inventory, _ = identify(raw, load_catalog())
     assert asked.count(id(joined)) == 2
     assert [(n.name, n.bus) for n in inventory.nics] == [("eth1", "usb")]
+
+
+def test_a_platform_devices_chip_is_the_first_a_scan_of_the_catalog_finds() -> None:
+    """catalog.chip_on_platform reads an index of the platform names made once, not every chip
+    per NIC: the same chip as the scan in the catalog's order it replaced, for every name and
+    driver the catalog lists, and none for a driver the chip does not list."""
+    from sbctune.catalog.catalog import _normalize_driver
+
+    catalog = load_catalog()
+    chips = catalog._ranked
+
+    def scan(driver: str, name: str) -> object:
+        wanted = _normalize_driver(driver)
+        for chip in chips:
+            drives = {_normalize_driver(d) for d in chip.drivers.all()}
+            if chip.is_nic and name in chip.platform_names and wanted in drives:
+                return chip
+        return None
+
+    asked = [
+        (driver, name)
+        for chip in chips
+        for name in chip.platform_names
+        for driver in (*chip.drivers.all(), "e1000e", "R8169")
+    ]
+    assert len(asked) > 5  # the catalog's platform names (the Pi 4's GENET, the Pi 5's GEM)
+    assert [catalog.chip_on_platform(d, n) for d, n in asked] == [scan(d, n) for d, n in asked]
+    assert catalog.chip_on_platform("macb", "no.such.ethernet") is None
