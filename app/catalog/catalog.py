@@ -69,6 +69,7 @@ class Catalog:
             for variant in chip.variants:
                 self._variant_rank.setdefault(variant.casefold(), rank)
         self._ranked = tuple(self._chips.values())
+        self._on_platform: dict[str, list[tuple[Chip, frozenset[str]]]] | None = None
         self._by_code: dict[str, Board] = {}
         self._by_type: dict[int, Board] = {}
         self._by_compatible: dict[str, Board] = {}
@@ -134,11 +135,22 @@ class Catalog:
         if not driver or not name:
             return None
         wanted = _normalize_driver(driver)
-        for chip in self._chips.values():
-            drives = {_normalize_driver(d) for d in chip.drivers.all()}
-            if chip.is_nic and name in chip.platform_names and wanted in drives:
+        for chip, drives in self._platform_index().get(name, ()):
+            if wanted in drives:
                 return chip
         return None
+
+    def _platform_index(self) -> dict[str, list[tuple[Chip, frozenset[str]]]]:
+        """Each platform device name's NIC chips (in the catalog's order, with the drivers each
+        lists), made when first asked: a scan of every chip per NIC cost ~10^5 instructions."""
+        if self._on_platform is None:
+            self._on_platform = {}
+            for chip in self._chips.values():
+                if chip.is_nic and chip.platform_names:
+                    drives = frozenset(_normalize_driver(d) for d in chip.drivers.all())
+                    for platform_name in dict.fromkeys(chip.platform_names):
+                        self._on_platform.setdefault(platform_name, []).append((chip, drives))
+        return self._on_platform
 
     def chip_by_compatible(self, compatibles: tuple[str, ...]) -> Chip | None:
         """A NIC chip whose own device-tree compatible (the first of ``platform_compatible``)

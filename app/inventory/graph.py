@@ -74,84 +74,130 @@ PRECEDENCE: dict[str, tuple[str, ...]] = {
 }
 
 
+LOG_SOURCE = "dmesg"
+# a sighting's facts' sources, read in C (map, no generator frame per fact): a long log's
+# counted line is one sighting with a fact per repeat (thousands), and each is asked
+_SOURCE = attrgetter("source")
+_FROM_LOG = partial(eq, LOG_SOURCE)
+
+# Each field's sources ranked, as dicts: a rank is one lookup, not a search of the tuple (a
+# long log's device has thousands of facts of one field, "dmesg" near its order's end)
+_RANKS: dict[str, dict[str, int]] = {
+    name: {source: rank for rank, source in enumerate(order)} for name, order in PRECEDENCE.items()
+}
+_DEFAULT_RANK = {source: rank for rank, source in enumerate(_DEFAULT)}
+_ORDER = attrgetter("order")
+_SOURCE_ORDER = attrgetter("source", "order")
+_MISSING: Any = object()
+
+
 @dataclass
 class Device:
+    """The facts of one device. Its fields' facts, best fact and value are computed once, when
+    first asked, and kept while the facts and keys only grow as they do (a long log's device
+    has tens of thousands of facts, and is_nic, the NIC's fields and the chip rules ask for the
+    same ones thousands of times)."""
+
     keys: set[Key] = field(default_factory=set)
     facts: list[Fact] = field(default_factory=list)
     key_sources: dict[Key, set[str]] = field(default_factory=dict)  # who named each key
-    _index: dict[str, list[Fact]] | None = field(default=None, repr=False, compare=False)
-    # all() and best() per field, kept while the index is (a long log's device has tens of
-    # thousands of facts, and the NIC's fields ask for the same ones several times)
+    _index: dict[str, list[Fact]] = field(default_factory=dict, repr=False, compare=False)
     _sorted: dict[str, list[Fact]] = field(default_factory=dict, repr=False, compare=False)
     _best: dict[str, Fact | None] = field(default_factory=dict, repr=False, compare=False)
-    # how many facts the index holds (their sum, kept: the index's lists never leave this
-    # class to be changed, and a device is asked thousands of times)
+    _values: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+    # how many facts the index holds: facts are only ever added (join, join_returned, a USB
+    # pairing), so a new count is the one sign of a change
     _indexed: int = field(default=-1, repr=False, compare=False)
+    _by_kind: dict[str, list[str]] = field(default_factory=dict, repr=False, compare=False)
+    _keyed: int = field(default=-1, repr=False, compare=False)  # len(keys) _by_kind is of
 
-    def by_field(self, name: str) -> list[Fact]:
-        if self._index is None or self._indexed != len(self.facts):
+    def _fields(self) -> dict[str, list[Fact]]:
+        if self._indexed != len(self.facts):
             self._indexed = len(self.facts)
-            self._index = {}
+            index: dict[str, list[Fact]] = {}
+            for fact in self.facts:
+                if (facts := index.get(fact.field)) is None:
+                    index[fact.field] = [fact]
+                else:
+                    facts.append(fact)
+            self._index = index
             self._sorted.clear()
             self._best.clear()
-            for fact in self.facts:
-                self._index.setdefault(fact.field, []).append(fact)
-        return self._index.get(name, [])
+            self._values.clear()
+        return self._index
+
+    def by_field(self, name: str) -> list[Fact]:
+        return self._fields().get(name, [])
 
     def all(self, name: str) -> list[Fact]:
-        facts = self.by_field(name)
+        facts = self._fields().get(name)
+        if facts is None:
+            return []
         if (done := self._sorted.get(name)) is None:
-            done = _in_order(facts)
-            self._sorted[name] = done
+            done = self._sorted[name] = _in_order(facts)
         return list(done)
 
     def best(self, name: str) -> Fact | None:
-        facts = self.by_field(name)
-        if name in self._best:
-            return self._best[name]
-        order = PRECEDENCE.get(name, _DEFAULT)
-        candidates = [f for f in facts if f.source in order]
-        # most fields of a device have one fact: it is the best without ranking
-        found = (
-            candidates[0]
-            if len(candidates) == 1
-            else _first(candidates, order)
-            if candidates
-            else None
-        )
-        self._best[name] = found
-        return found
+        index = self._fields()
+        found = self._best.get(name, _MISSING)
+        if found is _MISSING:
+            facts = index.get(name)
+            found = self._best[name] = (
+                _best_of(facts, _RANKS.get(name, _DEFAULT_RANK)) if facts else None
+            )
+        return found  # type: ignore[no-any-return]
 
     def value(self, name: str) -> Any:
+        if self._indexed == len(self.facts):  # the index is current: its value, once made
+            found = self._values.get(name, _MISSING)
+            if found is not _MISSING:
+                return found
         fact = self.best(name)
-        return fact.value if fact is not None else None
+        found = self._values[name] = fact.value if fact is not None else None
+        return found
 
     def has(self, name: str) -> bool:
-        return bool(self.by_field(name))
+        return name in self._fields()
+
+    def _keys_of(self, kind: str) -> list[str]:
+        """The device's keys of `kind`, sorted (keys, like facts, are only added)."""
+        if self._keyed != len(self.keys):
+            self._keyed = len(self.keys)
+            by_kind: dict[str, list[str]] = {}
+            for k, v in self.keys:
+                by_kind.setdefault(k, []).append(v)
+            for values in by_kind.values():
+                values.sort()
+            self._by_kind = by_kind
+        return self._by_kind.get(kind, [])
 
     def key(self, kind: str) -> str | None:
-        values = sorted(v for k, v in self.keys if k == kind)
+        values = self._keys_of(kind)
         return values[0] if values else None
 
     def newest_key(self, kind: str) -> str | None:
         """The key of `kind` that the newest log line names, where the device has several: a USB
         adapter moved to another port ("r8152 2-2:1.0 eth1", later "r8152 2-3:1.0 eth1") is
         where the last line saw it (corpus/ds218plus_bbqq_5_*). Otherwise key()."""
-        values = sorted(v for k, v in self.keys if k == kind)
+        values = self._keys_of(kind)
         if len(values) < 2:
             return values[0] if values else None
         said = {v: re.compile(rf"(?<![\w.-]){re.escape(v)}(?![\w.-])") for v in values}
-        newest: tuple[int, str] | None = None
-        for fact in self.facts:
-            if fact.source != "dmesg" or (newest is not None and fact.order <= newest[0]):
+        # newest first (a stable sort: of one position, the first listed); each line's names
+        # read once (a line says several facts)
+        logged = sorted((f for f in self.facts if f.source == LOG_SOURCE), key=_ORDER, reverse=True)
+        read: set[str] = set()
+        for fact in logged:
+            if fact.line in read:
                 continue
+            read.add(fact.line)
             named = [v for v, pattern in said.items() if pattern.search(fact.line)]
             if len(named) == 1:
-                newest = (fact.order, named[0])
-        return newest[1] if newest is not None else values[0]
+                return named[0]
+        return values[0]
 
     def names(self) -> list[str]:
-        return sorted(v for k, v in self.keys if k == "if")
+        return list(self._keys_of("if"))
 
 
 def _in_order(facts: list[Fact]) -> list[Fact]:
@@ -160,19 +206,33 @@ def _in_order(facts: list[Fact]) -> list[Fact]:
     thousands of calls for a 100 000-line log)."""
     if len(facts) < 2:  # most of a device's fields (none or one fact): nothing to order
         return list(facts)
-    keys = [(f.source, f.order) for f in facts]
+    keys = list(map(_SOURCE_ORDER, facts))
     if len(set(keys)) < len(keys):
         return sorted(facts, key=lambda f: (f.source, f.order, repr(f.value)))
-    return [facts[i] for i in sorted(range(len(facts)), key=keys.__getitem__)]
+    return sorted(facts, key=_SOURCE_ORDER)
 
 
-def _first(candidates: list[Fact], order: tuple[str, ...]) -> Fact:
-    """min() by (rank of the source, newest first, repr(value)); the value is repr()'d only
-    to break a tie of the first two."""
-    keys = [(order.index(f.source), -f.order) for f in candidates]
-    best = min(keys)
-    tied = [f for f, k in zip(candidates, keys, strict=True) if k == best]
-    return tied[0] if len(tied) == 1 else min(tied, key=lambda f: repr(f.value))
+def _best_of(facts: list[Fact], rank: dict[str, int]) -> Fact | None:
+    """min() by (rank of the source, newest first, repr(value)) over the facts of a ranked
+    source, read in C where it can be: the best-ranked source is found among the few distinct
+    ones, then its newest fact; the value is repr()'d only to break a tie of the first two."""
+    if len(facts) == 1:
+        return facts[0] if facts[0].source in rank else None
+    sources = set(map(_SOURCE, facts))
+    ranked = [s for s in sources if s in rank]
+    if not ranked:
+        return None
+    top = min(ranked, key=rank.__getitem__)
+    mine = facts if len(sources) == 1 else [f for f in facts if f.source == top]
+    orders = list(map(_ORDER, mine))
+    newest = max(orders)
+    if orders.count(newest) == 1:
+        return mine[orders.index(newest)]
+    return min((f for f, o in zip(mine, orders, strict=True) if o == newest), key=_value_repr)
+
+
+def _value_repr(fact: Fact) -> str:
+    return repr(fact.value)
 
 
 class _UnionFind:
@@ -196,14 +256,27 @@ class _UnionFind:
             self.parent[high] = low
 
 
-LOG_SOURCE = "dmesg"
-# a sighting's facts' sources, read in C (map, no generator frame per fact): a long log's
-# counted line is one sighting with a fact per repeat (thousands), and each is asked
-_SOURCE = attrgetter("source")
-_FROM_LOG = partial(eq, LOG_SOURCE)
-
-
 _FORMER = frozenset({"former_name"})
+_FIELD = attrgetter("field")
+
+
+def _renamed(sightings: list[Sighting]) -> list[Sighting]:
+    """The sightings that hold a former name (sightings.says_any, inline: one C pass over each
+    sighting's facts and no call, a long log's ~5 000 sightings, few renames)."""
+    return [s for s in sightings if not _FORMER.isdisjoint(map(_FIELD, s.facts))]
+
+
+def _logged_key_lists(sightings: list[Sighting]) -> list[tuple[Key, ...]]:
+    """The distinct key lists of the log's sightings that name two keys or more: all that
+    shared_devices and _names_of_two_devices read of them (a long log's ~5 000 sightings have
+    a few hundred distinct key lists)."""
+    return list(
+        dict.fromkeys(
+            tuple(s.keys)
+            for s in sightings
+            if len(s.keys) > 1 and s.facts and s.facts[0].source == LOG_SOURCE
+        )
+    )
 
 
 def _log_only(facts: list[Fact]) -> bool:
@@ -211,15 +284,15 @@ def _log_only(facts: list[Fact]) -> bool:
     return all(map(_FROM_LOG, map(_SOURCE, facts)))
 
 
-def reused_names(sightings: list[Sighting]) -> set[Key]:
+def reused_names(
+    sightings: list[Sighting], logged: list[tuple[Key, ...]] | None = None
+) -> set[Key]:
     """Interface names the kernel gave to more than one device in a log: each "renamed from
     eth0" names another device, so "eth0" identifies none of them there (a virtio NIC and an
     e1000e both start as eth0 on a real system)."""
     renamed_to: dict[Key, set[Key]] = {}
     devices_of: dict[Key, set[Key]] = {}  # a name -> the devices whose renames name it
-    for sighting in sightings:
-        if not says_any(sighting, _FORMER):  # in C: a long log's ~5 000 sightings, few renames
-            continue
+    for sighting in _renamed(sightings):
         olds = {("if", str(f.value)) for f in sighting.facts if f.field == "former_name"}
         news = {k for k in sighting.keys if k[0] == "if" and k not in olds}
         devices = {k for k in sighting.keys if k[0] in _DEVICE_KINDS or k[0] == "usb"}
@@ -234,18 +307,19 @@ def reused_names(sightings: list[Sighting]) -> set[Key]:
         old for old, news in renamed_to.items()
         if len(news) > 1 or len(devices_of.get(old, ())) > 1
     }  # fmt: skip
-    return reused | _names_of_two_devices(sightings) if renamed_to else reused
+    if not renamed_to:
+        return reused
+    return reused | _names_of_two_devices(
+        _logged_key_lists(sightings) if logged is None else logged
+    )
 
 
-def _names_of_two_devices(sightings: list[Sighting]) -> set[Key]:
+def _names_of_two_devices(logged: list[tuple[Key, ...]]) -> set[Key]:
     """Names the log's lines give to two device addresses: "bcmgenet fd580000.ethernet end0:
     renamed from eth0", then "smsc95xx 1-1.1:1.0 eth0: register ...": eth0 was the SoC's
     name, then the adapter's. The device address decides, whatever the order of the lines."""
     devices_of: dict[Key, set[Key]] = {}
-    for sighting in sightings:
-        keys = sighting.keys
-        if len(keys) < 2 or not sighting.facts or sighting.facts[0].source != LOG_SOURCE:
-            continue
+    for keys in logged:  # the log's key lists of two keys or more
         devices = {k for k in keys if k[0] in _DEVICE_KINDS or k[0] == "usb"}
         if len(devices) != 1:
             continue
@@ -255,15 +329,14 @@ def _names_of_two_devices(sightings: list[Sighting]) -> set[Key]:
     return {name for name, devices in devices_of.items() if len(devices) > 1}
 
 
-def shared_devices(sightings: list[Sighting]) -> dict[Key, set[Key]]:
+def shared_devices(
+    sightings: list[Sighting], logged: list[tuple[Key, ...]] | None = None
+) -> dict[Key, set[Key]]:
     """Device keys the log shows with more than one interface name, renames aside: one
     platform device or PCI function may carry several MACs (mtk_soc_eth's eth0-eth2 on
     15100000.ethernet, mlx4's two ports), so there the device names none of them alone."""
     names: dict[Key, set[Key]] = {}
-    for sighting in sightings:
-        keys = sighting.keys
-        if len(keys) < 2 or not sighting.facts or sighting.facts[0].source != LOG_SOURCE:
-            continue  # a long log makes tens of thousands of sightings: the cheap tests first
+    for keys in _logged_key_lists(sightings) if logged is None else logged:
         ifaces = {k for k in keys if k[0] == "if"}
         if not ifaces:
             continue
@@ -274,8 +347,7 @@ def shared_devices(sightings: list[Sighting]) -> dict[Key, set[Key]]:
         return {}
     olds = {
         ("if", str(f.value))
-        for s in sightings
-        if says_any(s, _FORMER)
+        for s in _renamed(sightings)
         for f in s.facts
         if f.field == "former_name"
     }
@@ -302,10 +374,16 @@ def _split_shared(sighting: Sighting, shared: dict[Key, set[Key]]) -> list[Sight
 def join(sightings: Iterable[Sighting]) -> list[Device]:
     """Devices from sightings; sorted by their smallest key, so the result is stable."""
     given = list(sightings)
-    reused = reused_names(given)
-    shared = shared_devices(given)
+    logged = _logged_key_lists(given)
+    reused = reused_names(given, logged)
+    shared = shared_devices(given, logged)
     if shared:
-        given = [part for s in given for part in _split_shared(s, shared)]
+        cut = frozenset(shared)  # a sighting naming none of them is kept whole, tested in C
+        given = [
+            part
+            for s in given
+            for part in ((s,) if cut.isdisjoint(s.keys) else _split_shared(s, shared))
+        ]
     # A long log gives tens of thousands of sightings with the same few key lists (each
     # repeat of a counted line): each distinct key list is cut, united and placed once.
     items = list(_without_reused(given, reused))
@@ -314,21 +392,24 @@ def join(sightings: Iterable[Sighting]) -> list[Device]:
         for key in keys:
             uf.union(keys[0], key)
     groups: dict[Key, Device] = {}
-    placed: dict[tuple[Key, ...], Device] = {}
-    named: set[tuple[tuple[Key, ...], str]] = set()  # (keys, source) already in key_sources
+    # each key list's device and the sources already in its keys' key_sources
+    placed: dict[tuple[Key, ...], tuple[Device, set[str]]] = {}
     for keys, facts in items:
-        device = placed.get(keys)
-        if device is None:
-            device = placed[keys] = groups.setdefault(uf.find(keys[0]), Device())
+        entry = placed.get(keys)
+        if entry is None:
+            device = groups.setdefault(uf.find(keys[0]), Device())
             device.keys.update(keys)
             for key in keys:
                 device.key_sources.setdefault(key, set())
+            entry = placed[keys] = (device, set())
+        device, named = entry
         device.facts += facts
-        for source in set(map(_SOURCE, facts)):
-            if (keys, source) not in named:
-                named.add((keys, source))
-                for key in keys:
-                    device.key_sources[key].add(source)
+        sources = set(map(_SOURCE, facts))
+        if not sources <= named:  # a source new to this key list: its keys are named by it
+            sources -= named
+            named |= sources
+            for key in keys:
+                device.key_sources[key] |= sources
     if reused:
         _name_by_address(given, reused, uf, groups)
     return [groups[k] for k in sorted(groups)]
@@ -340,6 +421,8 @@ def _name_by_address(
     """A reused name, which joined nothing, still names the device whose address its line
     gives ("smsc95xx 1-1.1:1.0 eth0: register ..."); renamed-away names stay former names."""
     for sighting in sightings:
+        if reused.isdisjoint(sighting.keys):  # in C: most sightings name no reused name
+            continue
         names = [k for k in sighting.keys if k in reused]
         # read in C: a counted line's sighting holds a fact per repeat
         if not names or not _log_only(sighting.facts) or says_any(sighting, _FORMER):

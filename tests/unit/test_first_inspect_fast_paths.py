@@ -293,9 +293,8 @@ def test_a_devices_facts_come_in_the_order_and_winner_of_the_plain_sort(facts: l
     assert graph._in_order(facts) == plain
     assert [id(f) for f in graph._in_order(facts)] == [id(f) for f in plain]
     ranked = [f for f in facts if f.source in order]
-    if ranked:
-        want = min(ranked, key=lambda f: (order.index(f.source), -f.order, repr(f.value)))
-        assert graph._first(ranked, order) is want
+    want = min(ranked, key=lambda f: (order.index(f.source), -f.order, repr(f.value)), default=None)
+    assert graph._best_of(facts, {s: i for i, s in enumerate(order)}) is want
 
 
 def _plain_classify(msg: str) -> tuple[str, dict[str, str]] | None:
