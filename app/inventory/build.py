@@ -192,6 +192,9 @@ def _pair_by_elimination(inventory: Inventory, parsed: Parsed, catalog: Catalog)
         keys = ("driver", "bus_path", "chip", "ids", "usb_speed_mbps", "pcie", "catalog_id")
         for key in (*keys, "max_link_speed_mbps"):
             setattr(nic, key, getattr(nic, key) or getattr(device, key))
+        # a family stands in only where no chip or IDs say which chip (nics._chip's rule)
+        family = nic.chip_family or device.chip_family
+        nic.chip_family = None if nic.chip or nic.ids else family
         # the device's "not shown" or "none" stands for the interface it is paired with
         nic.driver_state = None if nic.driver else nic.driver_state or device.driver_state
         # The adapter's own link line is the interface's link when the interface's lines give

@@ -60,7 +60,7 @@ def _changes(item: PlannedTweak) -> list[tuple[str, str | None, str | None]]:
 @pytest.mark.parametrize("kernel", ["5.10.103-v7l+", "6.1.0-rpi7-rpi-v8", "6.12.25+rpt-rpi-v8"])
 def test_row1_the_ioctl_print_plans_no_adaptive_rx_on_stmmac(kernel: str) -> None:
     # the real capture: stmmac's 202 us RX watchdog is longer than the tweak's 50 us already
-    item = _coalescing("stmmac", IOCTL_STMMAC.read_text(), kernel)
+    item = _coalescing("stmmac", IOCTL_STMMAC.read_text(encoding="utf-8"), kernel)
     assert item.applicable
     assert _changes(item) == [("eth0 -C rx-usecs", "202", "202")]
     assert item.already
@@ -77,17 +77,19 @@ def test_row1_the_kernel_refuses_what_was_planned(tmp_path: Path) -> None:
 
 
 def test_row1_the_two_prints_are_told_apart() -> None:
-    ioctl, _ = parse_ethtool_coalesce(IOCTL_STMMAC.read_text())
+    ioctl, _ = parse_ethtool_coalesce(IOCTL_STMMAC.read_text(encoding="utf-8"))
     assert ioctl.adaptive_rx is False and ioctl.every_field_shown
     for path in (NETLINK_MACB, NETLINK_TUNED):
-        netlink, _ = parse_ethtool_coalesce(path.read_text())
+        netlink, _ = parse_ethtool_coalesce(path.read_text(encoding="utf-8"))
         assert netlink.adaptive_rx is None and netlink.per_attribute
         assert not netlink.every_field_shown
 
 
 def test_row1_netlinks_print_is_planned_as_before() -> None:
     # "Adaptive RX: n/a" and rx-usecs 49 on the Pi 5's macb (rpi-6.1.y): a fixed interval
-    item = _coalescing("macb", NETLINK_MACB.read_text(), "6.1.72-v8-16k+", chip="RP1")
+    item = _coalescing(
+        "macb", NETLINK_MACB.read_text(encoding="utf-8"), "6.1.72-v8-16k+", chip="RP1"
+    )
     assert item.applicable
     assert [t for t, _b, _a in _changes(item)] == ["eth0 -C rx-usecs"]
 
@@ -107,7 +109,7 @@ def test_row2_the_labs_show_eee_is_netlinks_print(tmp_path: Path) -> None:
     lines = out.splitlines()
     assert lines[0] == "EEE settings for eth0:"
     assert not [line for line in lines if line.endswith(" ")]
-    real = NETLINK_EEE.read_text().splitlines()
+    real = NETLINK_EEE.read_text(encoding="utf-8").splitlines()
     assert real[3:5] == [
         "\tSupported EEE link modes:  100baseT/Full",
         "\t                           1000baseT/Full",

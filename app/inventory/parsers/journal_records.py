@@ -40,7 +40,7 @@ _GIVE_UP = 64
 
 def _clock(micros: object) -> str:
     text = str(micros) if isinstance(micros, (str, int)) else ""
-    if not text.isdigit() or len(text) > 18:
+    if not (text.isascii() and text.isdigit()) or len(text) > 18:
         return ""
     seconds, us = divmod(int(text), 1_000_000)
     return f"[{seconds:5d}.{us:06d}] "
@@ -63,7 +63,7 @@ def record_line(fields: dict[str, object]) -> str | None:
     pid = fields.get("SYSLOG_PID") or fields.get("_PID")
     return (
         f"{ident}[{pid}]: {message}"
-        if isinstance(pid, str) and pid.isdigit()
+        if isinstance(pid, str) and pid.isascii() and pid.isdigit()
         else (f"{ident}: {message}")
     )
 
@@ -98,7 +98,11 @@ def _rfc5424(line: str) -> str | None:
     message = rest.removeprefix(" ").removeprefix("\ufeff")
     if app == "-":
         return message
-    return f"{app}[{procid}]: {message}" if procid.isdigit() else f"{app}: {message}"
+    return (
+        f"{app}[{procid}]: {message}"
+        if procid.isascii() and procid.isdigit()
+        else f"{app}: {message}"
+    )
 
 
 def _key(line: str) -> str:
