@@ -10,10 +10,18 @@ when it opens (persist_gaps) needs a run once it is open: NetworkManager's dispa
   "dhcpcd has detected the carrier is up", after dhcpcd opened the interface. Loaded, not run:
   the file must not `exit` or `exec` (it would end dhcpcd-run-hooks there).
 - ifupdown: `ifup` runs /etc/network/if-up.d/ with run-parts (executable files whose names are
-  letters, digits, `-` and `_`) after bringing the interface up, with `$IFACE`.
+  letters, digits, `-` and `_`) after bringing the interface up, with `$IFACE`. So do its two
+  other implementations: Alpine's ifupdown-ng (libifupdown/lifecycle.c lif_lifecycle_run_phase:
+  `/bin/run-parts /etc/network/if-%s.d` for each phase, `allow_addon_scripts` on by default) and
+  BusyBox's `ifup` (networking/ifupdown.c: run-parts of /etc/network/if-up.d).
 
-A hook is written only where its program manages the NIC now (dhcpcd runs; ifupdown's state file
-for the NIC exists), so the plan never counts a hook that nothing will run.
+A hook is written only where its program manages the NIC now (dhcpcd runs; ifupdown's record of
+the NIC exists), so the plan never counts a hook that nothing will run. The three ifupdowns keep
+that record differently (audit 45): Debian's ifupdown 0.8 a file per interface,
+/run/network/ifstate.<iface>; ifupdown-ng one file, /run/ifstate (its Makefile's STATE_FILE),
+with a line `<iface>=<iface> <refcount>[ explicit]` per interface up (libifupdown/state.c
+lif_state_write); BusyBox one file, /var/run/ifstate (CONFIG_IFUPDOWN_IFSTATE_PATH), a line
+`<iface>=<iface>` each.
 """
 
 from __future__ import annotations
@@ -30,9 +38,30 @@ DHCPCD_DIRS = ("/lib/dhcpcd/dhcpcd-hooks", "/usr/lib/dhcpcd/dhcpcd-hooks")
 DIRS = (*DHCPCD_DIRS, IFUPDOWN_DIR)
 
 
+# ifupdown-ng's and BusyBox's one state file each (see above)
+SHARED_STATES = ("/run/ifstate", "/var/run/ifstate")
+# `sh -c IFUPDOWN_HAS sh IFACE FILE...`: exit 0 where one of the files records IFACE as up: a
+# per-interface file (Debian's) by existing, a shared one by a line starting `IFACE=`. The
+# shared file's text is read as data only (a literal prefix in `case`), at most 64 KiB.
+IFUPDOWN_HAS = (
+    'i=$1; shift; for f in "$@"; do case "$f" in\n'
+    '  */ifstate.*) [ -e "$f" ] && exit 0 ;;\n'
+    '  *) [ -f "$f" ] || continue\n'
+    '     s=$(head -c 65536 "$f" | while IFS= read -r l; do\n'
+    '       case "$l" in "$i="*) echo up; break ;; esac; done)\n'
+    '     [ -n "$s" ] && exit 0 ;;\n'
+    "esac; done; exit 1"
+)
+
+
 def ifupdown_state(iface: str) -> str:
-    """ifupdown's record of an interface it brought up (ifupdown 0.8 and later)."""
+    """Debian's ifupdown's record of an interface it brought up (ifupdown 0.8 and later)."""
     return f"/run/network/ifstate.{iface}"
+
+
+def ifupdown_states(iface: str) -> tuple[str, ...]:
+    """Every file in which one of the three ifupdowns records `iface` as up (IFUPDOWN_HAS)."""
+    return (ifupdown_state(iface), *SHARED_STATES)
 
 
 def managed_dirs(dirs: Sequence[str], dhcpcd_runs: bool, ifupdown_has_nic: bool) -> list[str]:

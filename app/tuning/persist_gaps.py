@@ -11,6 +11,11 @@ or ifupdown's (link_hooks) where that program manages the NIC. Where none does
 of an interrupt it requests only then (`irq_requested_at_open`: at-boot.sh finds none of that
 name), is not in force after a reboot, a replug or a network restart. The table's facts decide
 which, never the driver's name; the plan says so for each such tweak.
+
+Where nothing runs at-boot.sh at all (audit 45: no systemd as PID 1, so no unit; no udev rules
+folder, as on OpenWrt's procd/hotplug or Alpine's mdev; no hook), no value it holds is in force
+after a reboot, whatever the driver: the plan says so for every tweak it would hold (the sysctls
+go to /etc/sysctl.d, which OpenRC's, procd's and procps' boot scripts read as well).
 """
 
 from __future__ import annotations
@@ -20,6 +25,8 @@ from collections.abc import Sequence
 from sbctune.tuning import driver_caps, link_hooks, nm_persist, reopen_order
 from sbctune.tuning.model import Change, TuningPlan
 
+SYSTEMD_DIR = "/etc/systemd/system"  # written only where systemd runs (planning.persist_dirs)
+UDEV_DIR = "/etc/udev/rules.d"
 # ethtool's set option -> the driver's ethtool op that `ops_refused_when_down` names
 _OPS = {"--set-eee": "set_eee", "-A": "set_pauseparam", "-C": "set_coalesce",
         "-G": "set_ringparam", "-L": "set_channels", "-K": "set_features"}  # fmt: skip
@@ -34,6 +41,27 @@ def hooked(nic: str | None, nm_link: object, dirs: Sequence[str]) -> bool:
     """Whether `--persist` writes a hook that runs at-boot.sh once the NIC is up: NM's
     dispatcher, or dhcpcd's or ifupdown's where that program manages the NIC (link_hooks)."""
     return nm_hooked(nic, nm_link, dirs) or bool(nic and set(link_hooks.DIRS) & set(dirs))
+
+
+def boot_runner(nic: str | None, nm_link: object, dirs: Sequence[str]) -> bool:
+    """Whether anything on the Pi runs at-boot.sh after a reboot: the unit, the udev rule
+    (udev's coldplug replays every NIC's `add` at boot) or a hook on the NIC's `up`."""
+    return SYSTEMD_DIR in dirs or (bool(nic) and UDEV_DIR in dirs) or hooked(nic, nm_link, dirs)
+
+
+def _held_by_at_boot(change: Change, nm_link: nm_persist.NmLink | None) -> bool:
+    """A change only at-boot.sh keeps (not a sysctl.d line, a boot file, nor NM's property)."""
+    if not change.needed or change.kind in ("sysctl", "boot"):
+        return False
+    in_nm, _rest = nm_persist.split([change], nm_link)
+    return not in_nm
+
+
+def no_runner_words(iface: str) -> str:
+    return (f"; --persist cannot keep it here: nothing on this Pi runs sbctune's at-boot.sh "
+            "after a reboot (systemd does not run here, there is no udev rules folder, and "
+            f"neither NetworkManager, dhcpcd nor ifupdown brings {iface} up), so after a reboot "
+            "it is not in force")  # fmt: skip
 
 
 def _option(change: Change, iface: str) -> str | None:
@@ -102,6 +130,11 @@ def note_plan(plan: TuningPlan) -> None:
     if not plan.options.get("persist") or nic is None or inventory is None:
         return
     if hooked(nic, plan.nm_link, plan.persist_dirs):
+        return
+    if not boot_runner(nic, plan.nm_link, plan.persist_dirs):
+        for item in plan.items:
+            if item.applicable and any(_held_by_at_boot(c, plan.nm_link) for c in item.changes):
+                item.reason += no_runner_words(nic)
         return
     nic_obj = inventory.nic(nic)
     if nic_obj is None:

@@ -22,14 +22,15 @@ from sbctune.tuning.kinds import PLANNERS, Context
 from sbctune.tuning.knobs import commands_text, joined_argvs, safe_name
 from sbctune.tuning.model import Change, TuningPlan
 from sbctune.tuning.parsers import parse_eee
-from sbctune.tuning.probe import probe
+from sbctune.tuning.probe import Facts, probe
 from sbctune.tuning.why_words import why_for
 
 if TYPE_CHECKING:  # SSH (asyncssh) loads where a session is opened (issue 22)
     from sbctune.remote.session import Session
 
+SYSTEMD_DIR = persist_gaps.SYSTEMD_DIR
 PERSIST_DIRS = (
-    "/etc/systemd/system",
+    SYSTEMD_DIR,
     "/etc/udev/rules.d",
     "/etc/sysctl.d",
     nm_persist.DISPATCHER_DIR,
@@ -95,16 +96,24 @@ async def plan(
         )
     result.systemd = facts.systemd
     result.netns = facts.netns
-    result.persist_dirs = link_hooks.managed_dirs(
-        [d for d in PERSIST_DIRS if facts.ok(f"dir:{d}")],
-        facts.ok("dhcpcd-pid"),
-        facts.ok("ifupdown-nic"),
-    )
+    result.persist_dirs = persist_dirs(facts)
     result.nm_link = nm_persist.parse(facts.text("nm")) if nic else None
     if options.get("persist"):
         result.persist_preview = persist_preview(result)
         persist_gaps.note_plan(result)  # what the files cannot hold where NM does not run them
     return result
+
+
+def persist_dirs(facts: Facts) -> list[str]:
+    """The folders `--persist` writes to: those the Pi has, less the ones nothing reads there.
+    A unit in /etc/systemd/system runs only where systemd is PID 1 (sd_booted: the probe's
+    /run/systemd/system, as the guard's choice): Debian's deb-systemd-helper makes that folder
+    on a Pi booted with sysvinit too (audit 45); a hook only where its program manages the NIC
+    (link_hooks)."""
+    found = [d for d in PERSIST_DIRS if facts.ok(f"dir:{d}")]
+    if not facts.systemd:
+        found = [d for d in found if d != SYSTEMD_DIR]
+    return link_hooks.managed_dirs(found, facts.ok("dhcpcd-pid"), facts.ok("ifupdown-nic"))
 
 
 def persist_preview(the_plan: TuningPlan) -> list[Change]:
@@ -165,7 +174,7 @@ def persist_changes(
         path = f"{directory}/at-boot.sh"
         script = scripts.apply_at_boot_script(session_id, runtime, facts)
         changes.append(Change("file", path, None, script, path))
-        if "/etc/systemd/system" in dirs:
+        if SYSTEMD_DIR in dirs:
             unit = f"sbctune-tuning-{session_id}.service"
             path = f"/etc/systemd/system/{unit}"
             changes.append(Change("file", path, None, scripts.unit_file(session_id), path))

@@ -171,8 +171,9 @@ def steps_for(
             for folder in link_hooks.DIRS:
                 steps.append(batch.command("test", "-d", folder, key=f"dir:{folder}"))
             steps.append(batch.command("pidof", "dhcpcd", key="dhcpcd-pid"))
-            state = link_hooks.ifupdown_state(iface)
-            steps.append(batch.command("test", "-e", state, key="ifupdown-nic"))
+            states = link_hooks.ifupdown_states(iface)
+            steps.append(batch.command("sh", "-c", link_hooks.IFUPDOWN_HAS, "sh", iface, *states,
+                                       key="ifupdown-nic"))  # fmt: skip
     return steps
 
 
