@@ -97,8 +97,15 @@ kill_group() {
 
 # Start a script detached from the SSH session (its own session and process group, so a lost
 # connection or a killed app does not take it down); wait until it wrote its PID file.
-# `sh -c START_DETACHED sh SCRIPT PIDFILE`
+# `sh -c START_DETACHED sh SCRIPT PIDFILE`. Without `setsid` (OpenWrt's BusyBox is built
+# without it: package/utils/busybox/Config-defaults.in, BUSYBOX_DEFAULT_SETSID n) nothing can be
+# detached so: say so, instead of a silent wait and "exit code 1" (audit 45).
+NO_SETSID = (
+    "sbctune: this Pi has no setsid command, which its auto-revert guard needs where systemd "
+    "does not run (install setsid from util-linux, or a BusyBox built with it)"
+)
 START_DETACHED = (
+    f"command -v setsid >/dev/null 2>&1 || {{ echo '{NO_SETSID}' >&2; exit 3; }}\n"
     'setsid sh "$1" </dev/null >/dev/null 2>&1 &\n'
     'i=0; while [ ! -s "$2" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i+1)); done\n'
     '[ -s "$2" ]'

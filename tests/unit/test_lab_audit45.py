@@ -148,3 +148,22 @@ def test_the_plan_says_when_nothing_runs_at_boot_sh(dirs: list[str], words: bool
     assert NO_RUNNER not in buffers.reason  # sysctl.d is read at boot by every init
     files = {c.path for c in planning.persist_preview(plan)}
     assert "/etc/sysctl.d/90-sbctune-<session id>.conf" in files
+
+
+@pytest.mark.posix_only("runs the guard's start with /bin/sh")
+def test_a_pi_without_setsid_is_told_why_the_guard_cannot_start(tmp_path: Path) -> None:
+    """Row 4: where systemd does not run, the guard is a `setsid` sleeper; OpenWrt's BusyBox
+    has no setsid (BUSYBOX_DEFAULT_SETSID n). The start said nothing and failed after a
+    5 s wait ("exit code 1"); now it stops at once with the reason apply shows."""
+    from sbctune.tuning import scripts
+
+    guard = tmp_path / "guard.sh"
+    guard.write_text('echo started >"$0.ran"\n', encoding="utf-8")
+    run = subprocess.run(
+        ["/bin/sh", "-c", scripts.START_SLEEPER, "sh", str(guard), str(tmp_path / "guard.pid")],
+        env={"PATH": str(tmp_path / "empty")}, capture_output=True, text=True, timeout=60,
+        check=False,
+    )  # fmt: skip
+    assert run.returncode == 3
+    assert "this Pi has no setsid command" in run.stderr
+    assert not (tmp_path / "guard.sh.ran").exists()
