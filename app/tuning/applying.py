@@ -179,9 +179,12 @@ async def _guarded(
     armed = time.monotonic()
     deadline = time.time() + guard_seconds + allowance
     restarting = any(i.applicable and i.restarts_link for i in fresh.items)
-    checkpoint = await nm_checkpoint.take_for(
+    taken = await nm_checkpoint.take_for(
         session, run.to_apply, run.directory, guard_seconds + allowance, restarting
     )
+    checkpoint = taken if isinstance(taken, str) else None
+    if isinstance(taken, nm_checkpoint.Refused):
+        say(nm_checkpoint.refused_words(taken))
     if checkpoint:
         say("NetworkManager checkpoint taken: NetworkManager puts the network settings back "
             "by itself if the Pi stops answering")  # fmt: skip

@@ -11,6 +11,7 @@ sbctune's own guard cannot run. Confirm destroys the checkpoint; revert rolls it
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from sbctune.remote import snippets
@@ -40,6 +41,23 @@ case "$cp" in
 esac
 rm -f "$dir/{RECORD}"
 """
+
+
+@dataclass(frozen=True)
+class Refused:
+    """NetworkManager runs but took no checkpoint: its reason (busctl's words, one line)."""
+
+    why: str
+
+
+def refused_words(refused: Refused) -> str:
+    """What apply says: the user agreed to a link drop under "the guard and, where
+    NetworkManager runs, its checkpoint"; NM runs here and there is none (audit 45). NM refuses,
+    for one, a device another checkpoint already holds (nm-checkpoint-manager.c)."""
+    why = "".join(ch if ch.isprintable() else " " for ch in refused.why).strip()[:160]
+    said = f" ({why})" if why else ""
+    return (f"NetworkManager runs but took no checkpoint{said}: only sbctune's guard puts "
+            "these settings back if the Pi stops answering")  # fmt: skip
 
 
 def touches_addressing(changes: list[Change]) -> bool:
@@ -85,12 +103,17 @@ async def nm_running(session: Session) -> bool:
     return result.ok
 
 
-async def create(session: Session, rollback_seconds: int) -> str | None:
-    """Take a checkpoint (sudo); None where NetworkManager does not run or refuses."""
+async def create(session: Session, rollback_seconds: int) -> str | Refused | None:
+    """Take a checkpoint (sudo); None where NetworkManager does not run, Refused where it
+    runs and takes none."""
     if not await nm_running(session):
         return None
     result = await session.run(create_argv(rollback_seconds), sudo=True, timeout=60)
-    return parse_created(result.stdout) if result.ok else None
+    path = parse_created(result.stdout) if result.ok else None
+    if path is None:
+        lines = (result.stderr or result.stdout).strip().splitlines()
+        return Refused(lines[-1][:300] if lines else f"exit code {result.exit_code}")
+    return path
 
 
 async def destroy(session: Session, path: str) -> bool:
@@ -109,19 +132,20 @@ async def take_for(
     directory: str,
     guard_seconds: int,
     restarting: bool = False,
-) -> str | None:
+) -> str | Refused | None:
     """Before changes to addressing or MTU, or that restart an interface: a checkpoint recorded
     in the session folder (so confirm and revert destroy it); None where none is needed or
-    NetworkManager is absent."""
+    NetworkManager is absent; Refused where NM runs and took none (or it could not be
+    recorded)."""
     if not touches_addressing(changes) and not restarting:
         return None
     path = await create(session, guard_seconds + MARGIN_SECONDS)
-    if path is None:
-        return None
+    if path is None or isinstance(path, Refused):
+        return path
     argv = snippets.write_file_argv(f"{directory}/{RECORD}", path)
     if not (await session.run(argv, sudo=True, timeout=30)).ok:
         await destroy(session, path)
-        return None
+        return Refused("its path could not be recorded in the session folder")
     return path
 
 

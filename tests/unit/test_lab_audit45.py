@@ -30,6 +30,7 @@ import pytest
 from sbctune.inventory.model import Board, Inventory, Nic
 from sbctune.remote import batch
 from sbctune.remote.batch import StepResult
+from sbctune.remote.process import CommandResult
 from sbctune.tuning import catalog, link_hooks, persist_gaps, planning
 from sbctune.tuning.model import Change, PlannedTweak, TuningPlan
 from sbctune.tuning.probe import Facts, steps_for
@@ -167,3 +168,57 @@ def test_a_pi_without_setsid_is_told_why_the_guard_cannot_start(tmp_path: Path) 
     assert run.returncode == 3
     assert "this Pi has no setsid command" in run.stderr
     assert not (tmp_path / "guard.sh.ran").exists()
+
+
+class _NmPi:
+    """A Pi where NetworkManager runs and answers CheckpointCreate as told."""
+
+    def __init__(self, create_exit: int, stdout: str, stderr: str) -> None:
+        self.create = (create_exit, stdout, stderr)
+        self.commands: list[tuple[str, ...]] = []
+
+    async def run(self, argv: list[str], **_kw: object) -> CommandResult:
+        self.commands.append(tuple(argv))
+        if argv[0] == "systemctl":
+            return CommandResult(tuple(argv), 0, "", "")
+        if "CheckpointCreate" in argv:
+            return CommandResult(tuple(argv), *self.create)
+        return CommandResult(tuple(argv), 0, "", "")
+
+
+ALREADY = (
+    "Call failed: device 'eth0' is already included in checkpoint "
+    "/org/freedesktop/NetworkManager/Checkpoint/1"
+)
+
+
+@pytest.mark.parametrize(
+    ("answer", "said"),
+    [
+        ((0, 'o "/org/freedesktop/NetworkManager/Checkpoint/2"\n', ""), None),
+        ((1, "", ALREADY + "\n"), f"NetworkManager runs but took no checkpoint ({ALREADY})"),
+    ],
+)
+async def test_a_checkpoint_nm_refuses_is_said_not_passed_over(
+    answer: tuple[int, str, str], said: str | None
+) -> None:
+    """Row 5: the user agreed to a link drop "under the guard and, where NetworkManager runs,
+    its checkpoint"; where NM runs and refuses one (a device another checkpoint holds:
+    nm-checkpoint-manager.c), apply went on without a word."""
+    from sbctune.tuning import nm_checkpoint
+
+    pi = _NmPi(*answer)
+    taken = await nm_checkpoint.take_for(
+        pi,  # type: ignore[arg-type]
+        [],
+        "/var/lib/sbctune/tuning/20261202T033000Z-abcdef",
+        90,
+        restarting=True,
+    )
+    if said is None:
+        assert taken == "/org/freedesktop/NetworkManager/Checkpoint/2"
+        return
+    assert isinstance(taken, nm_checkpoint.Refused)
+    words = nm_checkpoint.refused_words(taken)
+    assert words.startswith(said)
+    assert words.endswith("only sbctune's guard puts these settings back if the Pi stops answering")
