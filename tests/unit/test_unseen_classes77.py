@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from sbctune.advice.inspect import inspect_bundle
+from sbctune.inventory.parsers.dispatch import parse_command
 from sbctune.inventory.parsers.system import parse_uname
 from tests.corpus_support import CORPUS
 
@@ -53,3 +54,21 @@ def test_a_wholly_masked_mac_keeps_usbnets_registration_line() -> None:
     assert (nic.name, nic.bus_path, nic.driver) == ("eth2", "2-2", "aqc111")
     assert nic.chip == "QNAP QNA-UC5G1T USB to 5GbE Adapter"
     assert nic.mac is None
+
+
+# --- Synology's tree lsusb of root hubs alone ----------------------------------------------
+
+
+def test_a_dsm_tree_of_root_hubs_alone_is_read() -> None:
+    """The DS716+II's `lsusb` excerpt keeps only the first root hub's line: DSM's tree prints a
+    root hub as `|__usb1 1d6b:0002:...` (plain lsusb lists it as "Linux Foundation 2.0 root
+    hub"), so the output was read and shows no device; the warning says the typed `lsusb` line
+    could not be read, not that nothing could."""
+    inv = inspect_bundle(CORPUS / _DS716)
+    said = [w for w in inv.warnings if "lsusb" in w]
+    assert said == ["“lsusb”: 1 line could not be read"]
+    root = (
+        "|__usb1          1d6b:0002:0310 09  2.00  480MBit/s 0mA 1IF  (xhci_hcd 0000:00:14.0) hub\n"
+    )
+    assert parse_command("lsusb", root).warnings == []
+    assert parse_command("lsusb", "nothing here\n").warnings[0].message.startswith("nothing")
