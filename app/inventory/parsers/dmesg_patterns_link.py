@@ -12,6 +12,9 @@ from sbctune.inventory.parsers.lazy_pattern import Lazy as _Lazy
 # An octet of usbnet's %pM as a post shows it: hex, or masked by its author ("24:xx:xx:xx:xx:xx",
 # corpus/usbmg42_ds1819p_*); device_line_facts keeps only a whole hex MAC as the NIC's address
 _SHOWN_OCTET = r"(?:[0-9a-fA-F]{2}|[xX*]{2})"
+# ... or the whole address masked, colons and all ("xxxxxxxxxx", corpus/nas77_ds716p2_*): the
+# last of usbnet_probe()'s fields is %pM, so a run of mask characters there is that address
+_MASKED_MAC = r"[xX*]{6,17}"
 
 NETDEV_NAMES: list[tuple[str, _Lazy]] = [
     (
@@ -19,7 +22,7 @@ NETDEV_NAMES: list[tuple[str, _Lazy]] = [
         _Lazy(
             r"^(?P<driver>\S+) (?P<device>\S+?):? (?P<iface>\S+): register '(?P<name>[^']+)' at "
             rf"(?P<bus>[^,]+), (?P<description>.*?), "
-            rf"(?P<mac>{_SHOWN_OCTET}(?::{_SHOWN_OCTET}){{5}})$"
+            rf"(?P<mac>{_SHOWN_OCTET}(?::{_SHOWN_OCTET}){{5}}|{_MASKED_MAC})$"
         ),
     ),
     (

@@ -86,6 +86,9 @@ class UsbDevice:
 @dataclass
 class LsusbResult:
     devices: list[UsbDevice] = field(default_factory=list)
+    # DSM's tree prints each root hub on a line of its own ("|__usb1 1d6b:0002:..."), which
+    # is no device of ours (plain lsusb lists it as "Linux Foundation 2.0 root hub"): the buses
+    root_hubs: list[str] = field(default_factory=list)
 
     def find(self, ids: str) -> list[UsbDevice]:
         return [d for d in self.devices if d.ids == ids.lower()]
@@ -125,7 +128,9 @@ def _parse_lsusb(text: str) -> Parsed[LsusbResult]:
             result.devices[-1].usb_version = m.group(1)
         elif not verbose:
             bad += 1
-    return result, finish("lsusb", text, len(result.devices), bad)
+    # a root hub's line is read too (plain lsusb lists it as a device): DSM's tree of root
+    # hubs alone is a machine with nothing plugged in, not an output nothing of could be read
+    return result, finish("lsusb", text, len(result.devices) + len(result.root_hubs), bad)
 
 
 def _unjoined(lines: list[str]) -> list[str]:
@@ -142,7 +147,8 @@ def _unjoined(lines: list[str]) -> list[str]:
 def _dsm_device(result: LsusbResult, m: re.Match[str]) -> None:
     path = m.group(1)
     if path.startswith("usb"):
-        return  # a root hub
+        result.root_hubs.append(path)
+        return
     result.devices.append(
         UsbDevice(
             bus=int(path.split("-")[0]),

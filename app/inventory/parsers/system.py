@@ -165,13 +165,22 @@ def parse_uname(text: str) -> Parsed[Uname]:
     return guarded("uname -a", _parse_uname, text, Uname)
 
 
+_KERNEL_NAMES = frozenset({"Linux", "Darwin", "FreeBSD", "GNU/Linux"})
+_LIST_MARKER = re.compile(r"[-+*]|\d{1,9}[.)]")
+
+
 def _parse_uname(text: str) -> Parsed[Uname]:
     lines = [ln for ln in split_lines(text) if not is_noise(ln)]
     res = Uname()
     if not lines:
         return res, finish("uname -a", text, 0, 0)
     tokens = lines[0].split()
-    if len(tokens) < 3 or tokens[0] not in {"Linux", "Darwin", "FreeBSD", "GNU/Linux"}:
+    # an issue template's answer as a Markdown list item ("- Linux HomeStation 4.4.59+ ...",
+    # "1. Linux ..."): CommonMark's bullet (-, + or *) or ordered marker (digits then . or )),
+    # a word of its own before the line's text, is the form's, not uname's
+    if len(tokens) > 3 and _LIST_MARKER.fullmatch(tokens[0]) and tokens[1] in _KERNEL_NAMES:
+        tokens = tokens[1:]
+    if len(tokens) < 3 or tokens[0] not in _KERNEL_NAMES:
         return res, finish("uname -a", text, 0, len(lines))
     res.kernel_name, res.hostname = tokens[0], tokens[1]
     # "unknown" is what uname prints for a field it does not know (the lab, for a kernel its
