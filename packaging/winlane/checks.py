@@ -81,7 +81,7 @@ class Checks:
     def unit_tests(self) -> str | None:
         proc = self.wine.python(
             [windows_path(HERE / "run_unit.py"), "tests/unit", "-q", "-p", "no:cacheprovider",
-             "--timeout", "300", "--durations=15",
+             "--timeout", "300", "--durations=15", "--junitxml=tests/output/wine_unit.xml",
              "-o", "addopts=-ra --strict-markers", "-W", "ignore::DeprecationWarning"],
             # a cap for a hung Wine, not a speed goal: stop 43's CI ran the whole lane in 1587
             # s; this step alone passed 1500 s at load 8 (session 32's rehearsal)

@@ -29,7 +29,10 @@ PLAN = replace(QUICK, tests=tuple(t for t in QUICK.tests if t.directions == ("pi
 async def test_two_lab_runs_keep_their_trials_compare_as_no_change_and_report(
     lab_factory: Any, tmp_path: Path
 ) -> None:
-    lab = lab_factory(profile="pi4-ax88179")
+    # A link slow enough that its shaping, not the machine, sets the rate: on the CI machine at
+    # load 8 two runs of pi4-ax88179's 736 Mbit/s link reached 618 and 723 (the CPU's share, not
+    # the link's), and an honest comparison of those runs says "faster".
+    lab = lab_factory(profile="pi1b-smsc95xx")
     with History.open(tmp_path / "history.sqlite3") as history:
         ids = []
         async with await connect_to_lab(lab, tmp_path) as session:
@@ -47,8 +50,8 @@ async def test_two_lab_runs_keep_their_trials_compare_as_no_change_and_report(
                 n = len(test.trial_means)  # 3, and extra trials if they disagreed (busy PC)
                 assert 3 <= n <= 3 + PLAN.extra_trials, test
                 assert test.mean_mbps == pytest.approx(sum(test.trial_means) / n, rel=1e-6)
-        # The same shaped link twice: not called a change, whatever rate a busy machine reaches
-        # (tests/bench/bench_noise.py measures how often that holds).
+        # The same shaped link twice: not called a change (tests/bench/bench_noise.py measures how
+        # often that holds on a link the machine can fill).
         assert row.cells[1].verdict in ("no_change", "too_noisy"), row.cells[1]
         low, high = row.cells[1].change_low_mbps, row.cells[1].change_high_mbps
         assert low is not None and high is not None and low < high

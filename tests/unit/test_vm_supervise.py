@@ -72,3 +72,18 @@ def test_a_failing_qemu_is_not_restarted(tmp_path: Path) -> None:
 
 def test_usage_without_a_qemu_command(tmp_path: Path) -> None:
     assert main([str(tmp_path)]) == 2
+
+
+def test_a_reset_the_lab_asked_for_starts_qemu_again(tmp_path: Path) -> None:
+    """lab.hard_reset leaves the marker and stops QEMU (a guest whose shutdown hung): QEMU is
+    started again, as a board's reset button would; the marker is used once."""
+    script = (
+        'n=$(($(cat "$1/starts" 2>/dev/null || echo 0) + 1)); echo "$n" > "$1/starts"; '
+        'if [ "$n" = 1 ]; then touch "$1/reset-requested"; exit 143; fi; '
+        'printf "%s" "[   48.6] reboot: Power down" >> "$1/console.log"; exit 0'
+    )
+    assert main([str(tmp_path), "--", "sh", "-c", script, "sh", str(tmp_path)]) == 0
+    assert (tmp_path / "starts").read_text(encoding="utf-8").strip() == "2"
+    log = (tmp_path / "supervisor.log").read_text(encoding="utf-8")
+    assert log.count("the lab asked for a reset: starting QEMU again") == 1
+    assert not (tmp_path / "reset-requested").exists()

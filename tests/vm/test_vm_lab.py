@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 
 from sbctune.lab.vm import plan
-from sbctune.lab.vm.lab import console_tail, qemu_log_tail
+from sbctune.lab.vm.lab import console_lines_with, console_tail, hard_reset, qemu_log_tail
 from tests.vm.conftest import ROOT, Cli, report
 
 pytestmark = [pytest.mark.vm, pytest.mark.slow]
@@ -305,29 +305,49 @@ def _boot_id(cli: Cli) -> str:
     return str(cli.remote(["cat", "/proc/sys/kernel/random/boot_id"])[0]["out"].strip())
 
 
-def _reboot(cli: Cli) -> float:
-    """Reboot the VM for real and wait until it answers SSH again; seconds it took."""
-    start = time.monotonic()
-    old = _boot_id(cli)
-    # The connection may drop as the reboot starts.
-    with contextlib.suppress(AssertionError):
-        cli.remote(["sh", "-c", "(sleep 2; systemctl reboot) >/dev/null 2>&1 &"], sudo=True)
-    deadline = time.monotonic() + 900
+# A reboot took 80-84 s in session 32's rehearsal. Stop 43's CI (a 2-core machine at load 8, the
+# main pytest beside) met a guest whose shutdown never finished: the console showed hung-task
+# reports and RCU stalls of a vCPU the host starved, for 900 s. Such a guest is reset (a
+# board's reset button: lab.hard_reset) after this long, and the run says so.
+_SHUTDOWN_HUNG_S = 300
+_BOOT_AFTER_RESET_S = 600
+_STALL_WORDS = ("blocked for more than", "rcu_preempt detected stalls", "task:")
+
+
+def _wait_new_boot(cli: Cli, old: str, seconds: float) -> bool:
+    deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         time.sleep(5)
         try:
             if _boot_id(cli) != old:
-                took = time.monotonic() - start
-                report(f"reboot: {took:.0f} s")
-                return took
+                return True
         except (AssertionError, subprocess.TimeoutExpired):
             continue
-    # What the guest and QEMU said last: a hung shutdown, a boot stuck early, or a QEMU that the
-    # supervisor did not start again (the rehearsal of session 15 met one with nothing to read).
-    raise AssertionError(
-        "the VM did not come back after a reboot\n--- console ---\n"
-        f"{console_tail(cli.vm, 40)}\n--- qemu ---\n{qemu_log_tail(cli.vm, 20)}"
-    )
+    return False
+
+
+def _reboot(cli: Cli) -> float:
+    """Reboot the VM for real and wait until it answers SSH again; seconds it took."""
+    start = time.monotonic()
+    old = _boot_id(cli)
+    # The connection may drop as the reboot starts. `sync` first: what the test checks after
+    # the boot must be on the disk even if the shutdown hangs and the guest is reset.
+    with contextlib.suppress(AssertionError):
+        cli.remote(["sh", "-c", "sync; (sleep 2; systemctl reboot) >/dev/null 2>&1 &"], sudo=True)
+    if not _wait_new_boot(cli, old, _SHUTDOWN_HUNG_S):
+        stalls = "\n".join(console_lines_with(cli.vm, _STALL_WORDS)) or "(none on the console)"
+        report(f"reboot: no new boot after {_SHUTDOWN_HUNG_S} s; the guest's stall reports:\n"
+               f"{stalls}\nreset by the lab: {hard_reset(cli.vm)}")  # fmt: skip
+        if not _wait_new_boot(cli, old, _BOOT_AFTER_RESET_S):
+            # What the guest and QEMU said last: a boot stuck early, or a QEMU that the
+            # supervisor did not start again (session 15's rehearsal met one with nothing to read).
+            raise AssertionError(
+                "the VM did not come back after a reboot and a reset\n--- console ---\n"
+                f"{console_tail(cli.vm, 40)}\n--- qemu ---\n{qemu_log_tail(cli.vm, 20)}"
+            )
+    took = time.monotonic() - start
+    report(f"reboot: {took:.0f} s")
+    return took
 
 
 _TRACES = (
@@ -340,6 +360,9 @@ _TRACES = (
 )
 
 
+# Two reboots, each of which may meet a hung shutdown and a reset (_reboot): more than the
+# default 1200 s only then.
+@pytest.mark.timeout(2400)
 def test_persist_survives_reboot_and_revert_leaves_nothing(cli: Cli) -> None:
     """Every tweak for the e1000e: applied, confirmed, kept across a real reboot; revert puts
     every touched value back byte for byte and, after another reboot, leaves no trace."""

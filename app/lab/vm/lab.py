@@ -23,7 +23,7 @@ from typing import Any
 from sbctune.lab.errors import LabError
 from sbctune.lab.state import validate_name
 from sbctune.lab.system import run, which
-from sbctune.lab.vm import accel, image, newer_qemu, plan, qemu
+from sbctune.lab.vm import accel, image, newer_qemu, plan, qemu, supervise
 
 VM_ROOT = Path(os.environ.get("SBCTUNE_LAB_STATE_DIR", "/run/sbctune/labs")).parent / "vms"
 NETNS_PREFIX = "sbctvm-"
@@ -254,6 +254,30 @@ def _qemu_pid(lab: VmLab) -> int:
     except (OSError, ValueError):
         return 0
     return pid if comm.startswith("qemu-system") else 0
+
+
+def hard_reset(lab: VmLab) -> bool:
+    """Reset the VM as a board's reset button would (no shutdown: what the guest had not
+    written to its disk is lost); its supervisor starts QEMU again. False when no QEMU ran."""
+    pid = _qemu_pid(lab)
+    if not pid:
+        return False
+    (Path(lab.run_dir) / supervise.RESET_MARKER).touch()
+    _kill(pid)
+    return True
+
+
+def console_lines_with(lab: VmLab, needles: tuple[str, ...], limit: int = 20) -> list[str]:
+    """The last ``limit`` console lines holding one of ``needles`` (the kernel's hung-task and
+    stall reports, say), from the log's last 256 KiB."""
+    try:
+        with (Path(lab.run_dir) / "console.log").open("rb") as fh:
+            fh.seek(0, os.SEEK_END)
+            fh.seek(max(0, fh.tell() - 262144))
+            text = fh.read().decode(errors="replace")
+    except OSError:
+        return []
+    return [line for line in text.splitlines() if any(n in line for n in needles)][-limit:]
 
 
 def _kill(pid: int, grace: float = 10.0) -> None:

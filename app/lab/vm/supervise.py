@@ -7,6 +7,10 @@ So QEMU runs with ``-action reboot=shutdown`` and this process starts it again w
 asked for a reboot. The guest still goes through a real shutdown and a real boot from the same
 disk; only the firmware's reset is a new process. A guest that powers off stays off.
 
+The lab may also ask for a reset (``lab.hard_reset``: a guest whose shutdown hung, as a TCG guest
+starved of CPU on a busy machine can): it leaves ``RESET_MARKER`` in the run dir and stops QEMU,
+and this process starts QEMU again as for a reboot, as a board's reset button would.
+
 Run as ``python -m sbctune.lab.vm.supervise RUN_DIR -- QEMU_ARGV...`` (the lab starts it in
 its namespace, in a session of its own). SIGTERM stops QEMU and then this process.
 """
@@ -29,6 +33,7 @@ _POWERING_OFF = b"reboot: Power down"
 _QUICK_EXIT_S = 10.0
 _QUICK_EXITS_MAX = 3
 _PR_SET_PDEATHSIG = 1
+RESET_MARKER = "reset-requested"
 
 
 def _size(path: Path) -> int:
@@ -76,6 +81,13 @@ class Supervisor:
         with (self.run_dir / "supervisor.log").open("a", encoding="utf-8") as fh:
             fh.write(f"{time.strftime('%Y-%m-%d %H:%M:%S')} {text}\n")
 
+    def _reset_requested(self) -> bool:
+        marker = self.run_dir / RESET_MARKER
+        if not marker.exists():
+            return False
+        marker.unlink(missing_ok=True)
+        return True
+
     def run(self) -> int:
         quick_exits = 0
         starts = 0
@@ -93,6 +105,9 @@ class Supervisor:
             self._log(f"QEMU exited with {rc}")
             if self.stopped():
                 return 0
+            if self._reset_requested():
+                self._log("the lab asked for a reset: starting QEMU again")
+                continue
             if rc != 0 or not guest_asked_for_reboot(self.run_dir / "console.log", console_at):
                 return rc
             quick_exits = quick_exits + 1 if time.monotonic() - started < _QUICK_EXIT_S else 0
