@@ -1,0 +1,86 @@
+"""Classes that the seventy-sixth unseen set (network devices beside the NIC that are not
+Ethernet or Wi-Fi: CAN, IEEE 802.15.4, modems; tests/captures/corpus/can76_*) showed misread.
+Every output here is one of the corpus' bundles (named beside it, with its SOURCE.md); the corpus
+test checks whole bundles."""
+
+from __future__ import annotations
+
+from sbctune.advice.inspect import inspect_bundle
+from sbctune.catalog.kernel_drivers import load_kernel_drivers
+from sbctune.catalog.link_layers import other_link_layer
+from sbctune.inventory.parsers.command_echo import echoed
+from sbctune.inventory.parsers.dispatch import parse_command
+from tests.corpus_support import CORPUS
+
+_ATUSB = "can76_x86_wpantools_21_atusb_at86rf231_probe_failed_524_ieee802154_usb"
+_PCAN = "can76_x86_cangaroo_12_peak_usb_pcan_usb_fd_ip_details_can0_quoted"
+_CANDLE = "can76_pi_candlelight_175_gs_usb_ip_details_parentdev_usb_port_dmesg_usb"
+_PAD7 = "can76_btt_cb1_pad7_2_mcp251x_spi_can0_ifconfig_eth0_no_running"
+
+# --- a driver of another link layer than Ethernet and Wi-Fi: no NIC ---------------------------
+
+
+def test_an_ieee802154_usb_radio_is_no_nic() -> None:
+    """A PC's ATUSB-design 802.15.4 dongle (20b7:1540) whose atusb probe fails with -524: the
+    kernel's atusb (drivers/net/ieee802154/atusb.c) drives a wpan radio, not a NIC, so neither
+    the dongle nor its driver's complaint is listed."""
+    inv = inspect_bundle(CORPUS / _ATUSB)
+    assert inv.nics == []
+    assert not [f for f in inv.findings if f.id in ("driver-complaint", "probe-failed")]
+
+
+def test_each_other_link_layer_by_its_drivers_source() -> None:
+    """The drivers' own source files place them (drivers.json, 6.1/6.12): CAN and 802.15.4
+    radios are another link layer, an Ethernet or Wi-Fi driver none."""
+    table = load_kernel_drivers()
+    layers: dict[str, str | None] = {}
+    for name in ("atusb", "at86rf230", "mcp251x", "gs_usb", "r8152", "brcmfmac", "cdc_ether"):
+        driver = table.get(name)
+        assert driver is not None, name
+        layers[name] = other_link_layer(driver.file)
+    assert layers == {
+        "atusb": "IEEE 802.15.4",
+        "at86rf230": "IEEE 802.15.4",
+        "mcp251x": "CAN",
+        "gs_usb": "CAN",
+        "r8152": None,
+        "brcmfmac": None,
+        "cdc_ether": None,
+    }
+
+
+def test_a_can_hat_beside_the_nic_leaves_the_nic_alone() -> None:
+    """The BTT Pad 7's MCP2515 (mcp251x spi0.0 can0, UP RUNNING in ifconfig) is no NIC; its eth0
+    without RUNNING is the one NIC, down."""
+    inv = inspect_bundle(CORPUS / _PAD7)
+    assert [(n.name, n.link_detected) for n in inv.nics] == [("eth0", False)]
+
+
+# --- `ip -details link show can0`: quoted, typed above, tab-indented detail lines -------------
+
+
+def test_a_quoted_ip_output_of_a_named_interface_is_read() -> None:
+    """The PCAN-USB FD's `ip -details link show can0`, quoted with "> " and its command typed
+    above it: read as any other quoted output (no line unread), can0 a CAN link."""
+    text = (CORPUS / _PCAN / "commands" / "001-ip_details_link_show_can0.txt").read_text()
+    parsed = parse_command("ip -details link show can0", text)
+    assert parsed.warnings == []
+    assert [(i.name, i.link_type) for i in parsed.result.interfaces] == [("can0", "can")]
+    assert inspect_bundle(CORPUS / _PCAN).warnings == []
+
+
+def test_a_link_kinds_tab_indented_detail_lines_are_detail() -> None:
+    """iproute2 ip/iplink_can.c prints each CAN detail line after "\\n\\t  " (gs_usb's bit-timing
+    limits, the clock, the re-started/bus-errors table): detail lines, not unreadable ones."""
+    inv = inspect_bundle(CORPUS / _CANDLE)
+    assert inv.warnings == []
+    assert inv.nics == []
+
+
+def test_only_the_command_itself_is_taken_as_typed() -> None:
+    command = "ip -details link show can0"
+    typed = "ip  -details link show can0\n2: can0: <NOARP>\n"
+    assert echoed(command, typed) == "2: can0: <NOARP>\n"
+    kept = "2: can0: <NOARP>\nip -details link show can0\n"
+    assert echoed(command, kept) == kept
+    assert echoed("ip", "ip\n1: lo: <LOOPBACK>\n") == "ip\n1: lo: <LOOPBACK>\n"
