@@ -119,10 +119,14 @@ _NOT_NIC_DIRS = ("drivers/net/dsa/", "drivers/net/mdio/", "drivers/net/phy/", "d
 def _other_link_device(device: Device) -> bool:
     """Its drivers are all of a link layer other than Ethernet and Wi-Fi (a CAN controller, an
     IEEE 802.15.4 radio: catalog.link_layers): a network device, but no NIC, named (can0) or
-    not."""
+    not. With no driver shown, the drivers whose ID tables list its IDs say it (`lsusb` alone:
+    1d50:606f, only gs_usb's table lists it: a CAN adapter)."""
     table = load_kernel_drivers()
     found = [table.get(device.value(f)) for f in ("driver", "refused_by")]
     drivers = [d for d in found if d is not None]
+    if not drivers and not device.value("driver"):
+        ids = device.value("ids")
+        drivers = [*table.for_ids("usb", ids), *table.for_ids("pci", ids)]
     return bool(drivers) and all(other_link_layer(d.file) for d in drivers)
 
 

@@ -56,6 +56,15 @@ def test_a_can_hat_beside_the_nic_leaves_the_nic_alone() -> None:
     assert [(n.name, n.link_detected) for n in inv.nics] == [("eth0", False)]
 
 
+def test_a_can_adapter_in_lsusb_alone_is_no_nic() -> None:
+    """The candleLight's `lsusb -v` (1d50:606f, no driver shown): only gs_usb's ID table
+    (drivers/net/can/usb/gs_usb.c) lists it, so it is a CAN adapter, not a NIC; an AX88179 in
+    plain `lsusb` (0b95:1790, ax88179_178a's table) stays one."""
+    assert inspect_bundle(CORPUS / _CANDLE).nics == []
+    (ax,) = inspect_bundle(CORPUS / "rpi_libreelec_8649_ax88179_lsusb_only").nics
+    assert ax.ids == "0b95:1790"
+
+
 # --- `ip -details link show can0`: quoted, typed above, tab-indented detail lines -------------
 
 
@@ -72,9 +81,7 @@ def test_a_quoted_ip_output_of_a_named_interface_is_read() -> None:
 def test_a_link_kinds_tab_indented_detail_lines_are_detail() -> None:
     """iproute2 ip/iplink_can.c prints each CAN detail line after "\\n\\t  " (gs_usb's bit-timing
     limits, the clock, the re-started/bus-errors table): detail lines, not unreadable ones."""
-    inv = inspect_bundle(CORPUS / _CANDLE)
-    assert inv.warnings == []
-    assert inv.nics == []
+    assert inspect_bundle(CORPUS / _CANDLE).warnings == []
 
 
 def test_only_the_command_itself_is_taken_as_typed() -> None:
