@@ -91,3 +91,17 @@ def test_only_the_command_itself_is_taken_as_typed() -> None:
     kept = "2: can0: <NOARP>\nip -details link show can0\n"
     assert echoed(command, kept) == kept
     assert echoed("ip", "ip\n1: lo: <LOOPBACK>\n") == "ip\n1: lo: <LOOPBACK>\n"
+
+
+# --- a journal's clock in a CJK locale: another program's line, not garbage --------------------
+
+
+def test_a_journal_in_a_chinese_locale_is_other_programs_lines() -> None:
+    """The Cube iWork8's `journalctl -u systemd-networkd -f` in zh_CN ("2月 23 18:21:37": glibc's
+    abmon "2<U6708>"): networkd's and systemd's lines are other programs' lines, so no "7 of 13
+    lines do not look like kernel log lines"; wlan0 is still read from networkd's lines."""
+    inv = inspect_bundle(
+        CORPUS / "can76_iwork8_canutils_411_gs_usb_networkd_journal_can0_wlan0_ip_details"
+    )
+    assert inv.warnings == []
+    assert [(n.name, n.link_detected) for n in inv.nics] == [("wlan0", True)]
