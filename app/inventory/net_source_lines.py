@@ -18,15 +18,17 @@ from __future__ import annotations
 
 import re
 
+from sbctune.catalog import link_layers
 from sbctune.catalog.kernel_drivers import load_kernel_drivers
 from sbctune.catalog.kernel_messages import load_messages
 from sbctune.inventory.graph import Device
 
 _NET = "drivers/net/"
 _WIRELESS = "drivers/net/wireless/"
-# no host interface of their own (nic_kind._NOT_NIC_DIRS), or CAN (nic_kind._CAN_DIR)
+# no host interface of their own (nic_kind._NOT_NIC_DIRS), or another link layer than Ethernet
+# and Wi-Fi (CAN, IEEE 802.15.4 ...: catalog.link_layers)
 _NOT_NIC = ("drivers/net/dsa/", "drivers/net/mdio/", "drivers/net/phy/", "drivers/net/pcs/",
-            "drivers/net/can/")  # fmt: skip
+            *link_layers.DIRS)  # fmt: skip
 _CONVERSION = re.compile(r"%[-+ #0-9.*]*(?:hh|h|ll|l|z|t|j)?[a-zA-Z]")
 _MIN_LITERAL = 12
 _MAX_LINES = 32

@@ -10,6 +10,7 @@ from sbctune.catalog import Catalog, load_catalog
 from sbctune.catalog.companion_drivers import card_driver
 from sbctune.catalog.ids import IdDatabase
 from sbctune.catalog.kernel_drivers import load_kernel_drivers
+from sbctune.catalog.link_layers import other_link_layer
 from sbctune.catalog.modeswitch import storage_mode
 from sbctune.catalog.oot_chips import out_of_tree_chip
 from sbctune.catalog.software_drivers import software_driver_file
@@ -115,16 +116,18 @@ def _kernel_net_driver(device: Device) -> bool:
 _NOT_NIC_DIRS = ("drivers/net/dsa/", "drivers/net/mdio/", "drivers/net/phy/", "drivers/net/pcs/")
 
 
-# drivers/net/can/: CAN controllers (flexcan, m_can, mcp251x ...) are network devices that carry
-# CAN frames, not IP: nothing sbctune measures or tunes, named (can0) or not.
-_CAN_DIR = "drivers/net/can/"
-
-
-def _can_controller(device: Device) -> bool:
+def _other_link_device(device: Device) -> bool:
+    """Its drivers are all of a link layer other than Ethernet and Wi-Fi (a CAN controller, an
+    IEEE 802.15.4 radio: catalog.link_layers): a network device, but no NIC, named (can0) or
+    not. With no driver shown, the drivers whose ID tables list its IDs say it (`lsusb` alone:
+    1d50:606f, only gs_usb's table lists it: a CAN adapter)."""
     table = load_kernel_drivers()
     found = [table.get(device.value(f)) for f in ("driver", "refused_by")]
     drivers = [d for d in found if d is not None]
-    return bool(drivers) and all(d.file.startswith(_CAN_DIR) for d in drivers)
+    if not drivers and not device.value("driver"):
+        ids = device.value("ids")
+        drivers = [*table.for_ids("usb", ids), *table.for_ids("pci", ids)]
+    return bool(drivers) and all(other_link_layer(d.file) for d in drivers)
 
 
 def _switch_or_bus_driver(device: Device) -> bool:
@@ -272,7 +275,7 @@ def software_driver(device: Device) -> bool:
 
 
 def is_nic(device: Device, catalog: Catalog, ids: IdDatabase) -> bool:
-    if device.has("hub") or _can_controller(device) or software_device(device):
+    if device.has("hub") or _other_link_device(device) or software_device(device):
         return False
     if software_driver(device):
         return False

@@ -35,6 +35,17 @@ def unglued(cmdline: str, text: str) -> str:
     return head[len(command) :]
 
 
+def echoed(cmdline: str, text: str) -> str:
+    """``text`` without a first line that is the command itself (typed without a prompt, or
+    left after a quote's ``> `` is taken off: "> ip -details link show can0"): the line the
+    poster typed, not output."""
+    command = " ".join(cmdline.split())
+    first, newline, rest = text.lstrip("\n").partition("\n")
+    if len(command) < 3 or " ".join(first.split()) != command:
+        return text
+    return rest if newline else ""
+
+
 def uname_key(args: list[str]) -> str:
     """The parser key of ``uname ARGS``: "uname -a" for -a (and for what no flag reads),
     else "uname -" and the fields it prints in uname.c's order ("uname -rm")."""

@@ -45,7 +45,7 @@ from . import (
     wireless_tools,
     xsos,
 )
-from .command_echo import uname_key, unglued
+from .command_echo import echoed, uname_key, unglued
 from .common import ParseWarning, to_text
 from .mail_quote import join_quoted_log, unquote
 
@@ -401,15 +401,18 @@ def _run(key: str | None, iface: str | None, text: object, what: str) -> ParsedO
     if key == "sysfs usb speed":
         result, warnings = sysfs.parse_usb_speed(to_text(text))
         return ParsedOutput(key, result, warnings, iface)
-    if key == "ip" and iface:
-        named, named_warnings = netif.parse_ip_text(to_text(text), iface)
-        return ParsedOutput(key, named, named_warnings, iface)
     if key.startswith("uname -") and key != "uname -a":  # `uname -r -m`: the fields it asks
         fields, fields_warnings = system.parse_uname_fields(
             key.removeprefix("uname -"), to_text(text)
         )
         return ParsedOutput("uname -a", fields, fields_warnings, iface)
     body, quoted = unquote(to_text(text))  # a paste quoted in a reply: "> > output"
+    body = echoed(what, body)  # "> ip -s link show can0" typed above its output
+    if key == "ip" and iface:
+        # `ip -s link show eth0`, unquoted as any other output but not dedented: its counters
+        # may stand alone, indented as ip prints them under the interface's line
+        named, named_warnings = netif.parse_ip_text(body, iface)
+        return ParsedOutput(key, named, named_warnings, iface)
     if quoted and key == "dmesg":
         body = join_quoted_log(body)
     elif key != "dmesg" and body[:1] in (" ", "\t"):

@@ -241,8 +241,11 @@ def _parse_ip_text(text: str, iface: str | None = None) -> Parsed[NetInterfaces]
         if s.startswith("altname "):
             cur.altnames.append(s.split()[1])
             continue
-        if s.startswith(("valid_lft", "prop ", "vf ", "alias ")) or line.startswith("    "):
-            continue  # other detail lines (-d output, lifetimes)
+        if s.startswith(("valid_lft", "prop ", "vf ", "alias ")) or line.startswith(("    ", "\t")):
+            # other detail lines (-d output, lifetimes); a link kind's own -d lines start with a
+            # tab: iproute2 ip/iplink_can.c can_print_opt() and can_print_xstats() print each
+            # as "\n\t  bitrate %d ...", "\n\t  re-started bus-errors ..."
+            continue
         bad += 1
     return res, finish("ip", text, len(res.interfaces), bad)
 

@@ -22,9 +22,12 @@ from .lazy_pattern import later
 
 # a syslog clock ("Dec 30 08:20:06", "Apr  9 21:05:38.103350", "abr 25 ..." in another
 # language, logread's "Thu Dec 22 16:18:37 2016") or an ISO one ("2026-01-19 16:20:18.036",
-# "2025-01-22T15:00:15+01:00")
+# "2025-01-22T15:00:15+01:00"). A journal's %b in a CJK locale is a number and a month sign:
+# glibc's localedata abmon is "2<U6708>" in zh_CN ("2月 23 18:21:37"), " 2<U6708>" in ja_JP and
+# zh_TW, " 2<UC6D4>" in ko_KR ("2월")
 _CLOCK = (
-    r"(?:(?:[A-Za-z]{3}\s+)?[A-Za-z]{3}\.?\s+\d{1,2}\s+\d\d:\d\d:\d\d(?:\.\d{1,9})?(?:\s+\d{4})?"
+    r"(?:(?:[A-Za-z]{3}\s+)?(?:[A-Za-z]{3}\.?|\s?\d{1,2}[\u6708\uc6d4])\s+\d{1,2}\s+"
+    r"\d\d:\d\d:\d\d(?:\.\d{1,9})?(?:\s+\d{4})?"
     r"|\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d{1,9})?(?:Z|[+-]\d\d:?\d\d)?)"
 )
 # then at most two words (the host; a facility.level or level word), and the tag: the program's
