@@ -287,6 +287,21 @@ def _pcie_errors(nic: Nic, label: str) -> list[Finding]:
     return _one("pcie-errors", "problem" if lost else "warning", label, summary, lines)
 
 
+def _iommu_faults(nic: Nic, label: str) -> list[Finding]:
+    """The IOMMU refused the NIC's own DMA (drivers/iommu/amd/iommu.c, intel/dmar.c)."""
+    lines = nic.log.get("iommu_fault")
+    if not lines:
+        return []
+    summary = (
+        f"{label}: the IOMMU refused its DMA ({times(nic, 'iommu_fault')})"
+        f"{cite('iommu_fault')}: the device read or wrote memory that was not mapped for it, "
+        "so those transfers were lost; the network stalls or stops until the driver resets it. "
+        "The driver (a buffer used after it was unmapped) or the firmware's IOMMU tables are the "
+        "usual cause: update the driver and the firmware; booting with iommu=pt confirms it."
+    )
+    return _one("iommu-fault", "problem", label, summary, lines)
+
+
 _FAST_PHY = re.compile(r"gigabit|\bgbe\b|1000|2\.5g|nbase-t|10g", re.I)
 
 
@@ -323,6 +338,7 @@ RULES: tuple[Rule, ...] = (
     _probe_failed,
     probe_exit_findings,
     _pcie_errors,
+    _iommu_faults,
     complaints,
     trace_findings,
     _below_phy,

@@ -49,6 +49,28 @@ PCIE_PATTERNS: list[tuple[str, _Lazy]] = [
         ),
     ),
 ]
+# An IOMMU refused a device's DMA and names the device (6.1/6.12 sources; older forms kept):
+# AMD, drivers/iommu/amd/iommu.c amd_iommu_report_page_fault(): pci_err(pdev, "Event logged
+# [IO_PAGE_FAULT domain=...") on the device's own prefix (dev_fmt "AMD-Vi: "), or pr_err
+# "AMD-Vi: Event logged [IO_PAGE_FAULT device=%04x:%02x:%02x.%x ..." when no pci_dev is known;
+# 4.x printed "device=%02x:%02x.%x", and 4.9's iommu_print_event() the event on a line of its
+# own after "AMD-Vi: Event logged [" (a printk without KERN_CONT). Intel,
+# drivers/iommu/intel/dmar.c dmar_fault_do_one() (pr_fmt "DMAR: "): "[%s NO_PASID] Request
+# device [%02x:%02x.%d] fault addr ...", "[%s PASID 0x%x] Request device ..."; 5.x "[DMA Read]
+# Request device [06:00.0] PASID ffffffff fault addr", 3.x "DMAR:[DMA Write] Request device".
+# Interrupt-remapping faults ("[INTR-REMAP]") are no DMA and are not read.
+_BDF = r"[0-9a-f]{2}:[0-9a-f]{2}\.[0-7]"
+PCIE_PATTERNS.append(
+    (
+        "iommu_fault",
+        _Lazy(
+            rf"^(?:(?P<driver>[\w-]+) (?P<device>{_PCI_ADDR}): )?(?:AMD-Vi: )?(?:Event logged \[)?"
+            rf"IO_PAGE_FAULT (?:device=(?P<source>(?:[0-9a-f]{{4}}:)?{_BDF}) )?domain=|"
+            r"^(?:dmar: )?DMAR: ?\[DMA (?:Read|Write)\b[^\]]{0,24}\] Request device "
+            r"\[(?:0x)?(?P<bus>[0-9a-f]{2}):(?:0x)?(?P<slot>[0-9a-f]{2})\.(?P<fn>[0-7])\]"
+        ),
+    )
+)
 # A post that elides a link line's driver and device, or the device's address: "... eth0: Link
 # is Up - 10Mbps/Half", "macb ... ethernet end0: Link is Down" (the tail of 1f00100000.ethernet)
 _ELIDED = (
@@ -91,6 +113,7 @@ PCIE_NEEDLES: dict[str, tuple[str, ...]] = {
     "mdio_usb_bus": ("mdio_bus usb-",),
     "vlan_hw_filter": ("to HW filter on device",),
     "pcie_link_down": ("link down", "link training", "never came up"),
+    "iommu_fault": ("IO_PAGE_FAULT", "Request device ["),
     "pcie_aer": (
         "PCIe Bus Error",
         "error status/mask",

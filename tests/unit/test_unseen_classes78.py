@@ -1,0 +1,70 @@
+"""Classes that the seventy-eighth unseen set (memory, DMA and IOMMU trouble of network drivers;
+tests/captures/corpus/dma78_*) showed misread. Every output here is one of the corpus' bundles
+(named beside it, with its SOURCE.md) or a real line quoted with its public source; the corpus
+test checks whole bundles."""
+
+from __future__ import annotations
+
+from sbctune.advice.inspect import inspect_bundle
+from tests.corpus_support import CORPUS, dmesg_inventory, findings_of
+
+_DASHARO = "dma78_apu2_dasharo_1134_ath10k_pci_amdvi_io_page_fault_device_prefix"
+_HSA = "dma78_x86_a88xm_hsa_4_rtl8111_amdvi_io_page_fault_syslog_lspci_vvv"
+_APU2_SPLIT = "dma78_apu2_coreboot_216_qca9882_ath10k_io_page_fault_split_lines_lspci_k"
+_SONIC = "dma78_sonic_marvell_84_prestera_8400_dmar_pte_read_fault_lspci"
+
+# --- an IOMMU's fault report names the device whose DMA it refused ------------------------------
+
+
+def _iommu(bundle: str) -> tuple[str | None, list[str]]:
+    inv = inspect_bundle(CORPUS / bundle)
+    (nic,) = inv.nics
+    return nic.bus_path, findings_of(inv, "iommu-fault")
+
+
+def test_amd_vi_fault_on_the_devices_own_prefix() -> None:
+    """6.1 amd_iommu_report_page_fault(): pci_err(pdev, ...) under dev_fmt "AMD-Vi: ": the
+    APU2's ath10k card, three faults, one finding that counts them and cites the source."""
+    where, found = _iommu(_DASHARO)
+    assert where == "0000:01:00.0"
+    (summary,) = found
+    assert "refused its DMA (3 times" in summary
+    assert "amd_iommu_report_page_fault()" in summary
+
+
+def test_amd_vi_fault_naming_the_device_in_the_event() -> None:
+    """3.x/4.x "AMD-Vi: Event logged [IO_PAGE_FAULT device=03:00.0 ...]" (the IOMMU's own
+    line, no device prefix) joins the lspci listing of the RTL8111 at 03:00.0."""
+    where, found = _iommu(_HSA)
+    assert where == "0000:03:00.0" and len(found) == 1
+
+
+def test_amd_vi_event_split_over_two_lines() -> None:
+    """4.9 printed "AMD-Vi: Event logged [" and the event on lines of their own: the second
+    names the QCA9882 at 04:00.0 (six events)."""
+    where, found = _iommu(_APU2_SPLIT)
+    assert where == "0000:04:00.0"
+    assert "6 times" in found[0]
+
+
+def test_intel_dmar_request_device() -> None:
+    """dmar_fault_do_one()'s "[DMA Read] Request device [06:00.0] ..." (pr_fmt "DMAR: "): the
+    Prestera at 06:00.0; the "DRHD: handling fault status reg" lines between name no device."""
+    where, found = _iommu(_SONIC)
+    assert where == "0000:06:00.0"
+    assert "3 times" in found[0]
+
+
+def test_a_fault_of_a_device_that_is_no_nic_makes_none() -> None:
+    """The IOMMU faults every bus master: an NVMe drive (pop-os/pop#853, a comment by
+    teamblubee) and an Intel GPU at 00:02.0 (Dasharo/dasharo-issues#641, serpack's
+    description) are no NICs, and their faults are nobody's finding."""
+    inv = dmesg_inventory(
+        "[   10.919607] nvme 0000:01:00.0: AMD-Vi: Event logged [IO_PAGE_FAULT domain=0x0000 "
+        "address=0xfc189000 flags=0x0000]",
+        "[    0.361089] DMAR: [DMA Read NO_PASID] Request device [00:02.0] fault addr 0x7cd80000 "
+        "[fault reason 0x01] Present bit in root entry is clear",
+        "[    0.361100] DMAR: DRHD: handling fault status reg 3",
+    )
+    assert inv.nics == []
+    assert findings_of(inv, "iommu-fault") == []
