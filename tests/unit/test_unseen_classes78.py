@@ -68,3 +68,19 @@ def test_a_fault_of_a_device_that_is_no_nic_makes_none() -> None:
     )
     assert inv.nics == []
     assert findings_of(inv, "iommu-fault") == []
+
+
+# --- CONFIG_DMA_API_DEBUG names the driver and its device after its own prefix ----------------
+
+_OPENBMC = "dma78_ast2600_qemu_openbmc_201_ftgmac100_dma_api_debug_unmap_size"
+
+
+def test_dma_api_debug_report_names_the_nic() -> None:
+    """kernel/dma/debug.c err_printk(): WARN(1, "DMA-API: %s %s: " ...) with the device's
+    driver and name: the AST2600's ftgmac100 at 1e670000.ftgmac, whose driver misused the DMA
+    API (a different unmap size), said so with the source."""
+    inv = inspect_bundle(CORPUS / _OPENBMC)
+    (nic,) = inv.nics
+    assert (nic.driver, nic.bus, nic.bus_path) == ("ftgmac100", "platform", "1e670000.ftgmac")
+    (summary,) = findings_of(inv, "driver-complaint")
+    assert "kernel/dma/debug.c err_printk()" in summary
