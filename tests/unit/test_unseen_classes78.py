@@ -84,3 +84,30 @@ def test_dma_api_debug_report_names_the_nic() -> None:
     assert (nic.driver, nic.bus, nic.bus_path) == ("ftgmac100", "platform", "1e670000.ftgmac")
     (summary,) = findings_of(inv, "driver-complaint")
     assert "kernel/dma/debug.c err_printk()" in summary
+
+
+# --- a trace's function names its driver family by the word the family's functions carry -----
+
+_ICICLE = "dma78_icicle_polarfire_46_ath10k_ce_ring_dma_alloc_failure_first_bracket_lost"
+_LS1028 = "dma78_ls1028_digi_tx40_mt76_1007_mt7916_smmu_context_fault_no_clock"
+
+
+def test_a_family_word_in_a_library_function_names_the_wifi() -> None:
+    """ath10k_ce_alloc_src_ring() is ath10k's copy-engine code in the library ath10k_core,
+    whose name is no prefix of it: function_families.json (every `ath10k_` function of the 6.1
+    and 6.12 trees is in drivers/net/wireless/ath/ath10k) names the family. The Icicle Kit's
+    failed GFP_DMA32 allocation is a Wi-Fi NIC's complaint, its bus and driver not claimed (the
+    family's drivers are on PCI, SDIO, USB and the SoC)."""
+    inv = inspect_bundle(CORPUS / _ICICLE)
+    (nic,) = inv.nics
+    assert (nic.wireless, nic.driver, nic.bus) == (True, None, "unknown")
+    (summary,) = findings_of(inv, "driver-complaint")
+    assert "memory allocation of 1 page" in summary and "ath10k_ce_alloc_src_ring" in summary
+
+
+def test_a_built_in_library_frame_names_its_family() -> None:
+    """`mt76_txq_schedule+0x39c/0x550 [mt76]`: the module mt76 is a library whose drivers lie
+    in subdirectories (no driver in its own directory), and its word is also mt7601u's; the
+    family drivers/net/wireless/mediatek is a Wi-Fi one."""
+    (nic,) = inspect_bundle(CORPUS / _LS1028).nics
+    assert nic.wireless is True and nic.driver is None
