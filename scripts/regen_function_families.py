@@ -63,14 +63,26 @@ def _common(directories: set[str]) -> str:
     return "/".join(out)
 
 
+def _drivers() -> dict[str, dict[str, object]]:
+    rows = json.loads((KS / "drivers.json").read_text(encoding="utf-8"))["drivers"]
+    return {str(k): v for k, v in rows.items()}
+
+
+def words() -> set[str]:
+    """Every first word of a network driver's or library module's name."""
+    libraries = json.loads((KS / "library_modules.json").read_text(encoding="utf-8"))
+    names = [n for n, row in _drivers().items() if row.get("buses")]
+    return {w for n in [*names, *libraries["libraries"]] if (w := word_of(n))}
+
+
 def candidates() -> dict[str, str]:
     """Word -> the deepest directory holding every network driver and library so named."""
-    drivers = json.loads((KS / "drivers.json").read_text(encoding="utf-8"))["drivers"]
+    drivers = _drivers()
     libraries = json.loads((KS / "library_modules.json").read_text(encoding="utf-8"))
     dirs: dict[str, set[str]] = {}
     for name, row in drivers.items():
         if row.get("buses") and row.get("file") and (word := word_of(name)):
-            dirs.setdefault(word, set()).add(str(PurePosixPath(row["file"]).parent))
+            dirs.setdefault(word, set()).add(str(PurePosixPath(str(row["file"])).parent))
     for name, row in libraries["libraries"].items():
         if row.get("makefile") and (word := word_of(name)):
             dirs.setdefault(word, set()).add(str(PurePosixPath(row["makefile"]).parent))
@@ -82,56 +94,88 @@ def candidates() -> dict[str, str]:
     return out
 
 
-def defined_under(tree: Path, words: set[str]) -> dict[str, set[str]]:
-    """Word -> the directories of the .c files that define a function named `<word>_...`."""
+def defined_under(tree: Path, words: set[str]) -> tuple[dict[str, set[str]], dict[str, set[str]]]:
+    """Word -> the directories of the .c files that define a function named `<word>_...`, and
+    its first two words ("mtk_rx") -> the files (relative to the tree) that define them."""
     found: dict[str, set[str]] = {}
+    pairs: dict[str, set[str]] = {}
     for path in tree.rglob("*.c"):
         try:
             text = path.read_text(encoding="utf-8", errors="replace")
         except OSError:
             continue
-        where = str(path.parent.relative_to(tree))
+        rel = path.relative_to(tree)
+        where = str(rel.parent)
         for line in text.splitlines():
             if not line[:1].isalpha() or "(" not in line or line.rstrip().endswith(";"):
                 continue
             m = _NAME.match(line)
             if m is None or "_" not in m.group(1):
                 continue
-            word = m.group(1).split("_", 1)[0]
-            if word in words:
-                found.setdefault(word, set()).add(where)
-    return found
+            parts = m.group(1).split("_")
+            if parts[0] in words:
+                found.setdefault(parts[0], set()).add(where)
+                if len(parts) > 2 and parts[1]:  # a word then another, then the rest
+                    pairs.setdefault(f"{parts[0]}_{parts[1]}", set()).add(str(rel))
+    return found, pairs
 
 
-def families(trees: dict[str, Path]) -> dict[str, str]:
-    """Word -> family directory, as read from every series' tree."""
+def _family(directories: set[str]) -> str | None:
+    family = _common(directories)
+    deep = family.count("/") + 1 >= _MIN_DEPTH and family.startswith("drivers/net/")
+    return family if deep else None
+
+
+def families(trees: dict[str, Path]) -> tuple[dict[str, str], dict[str, str]]:
+    """(word or two words -> family directory, two words -> the one driver whose own file
+    alone defines them), as read from every series' tree."""
     wanted = candidates()
     kept = dict(wanted)
+    files: dict[str, set[str]] = {}
     for tree in trees.values():
-        for word, where in defined_under(tree, set(wanted)).items():
+        found, pairs = defined_under(tree, words())
+        for pair, where in pairs.items():
+            files.setdefault(pair, set()).update(where)
+        for word, dirs in found.items():
             if word not in kept:
                 continue
             # the family is where all its functions are: mt76's word is mt7601u's too, so its
             # family is drivers/net/wireless/mediatek; one outside drivers/net/ drops it
-            family = _common(where | {kept[word]})
-            if family.count("/") + 1 >= _MIN_DEPTH and family.startswith("drivers/net/"):
+            family = _family(dirs | {kept[word]})
+            if family is not None:
                 kept[word] = family
             else:
                 kept.pop(word)
-    return dict(sorted(kept.items()))
+    # a word of several families ("mtk": mtk_eth_soc.c's and wwan/t7xx's) names one by its
+    # first two words where all their functions lie in one family ("mtk_rx"), and the driver
+    # when they are all in that driver's own file (mtk_soc_eth's mtk_eth_soc.c)
+    by_file = {str(row["file"]): name for name, row in _drivers().items() if row.get("buses")}
+    drivers: dict[str, str] = {}
+    for pair, where in files.items():
+        if pair.split("_", 1)[0] in kept:
+            continue
+        family = _family({str(PurePosixPath(f).parent) for f in where})
+        if family is None:
+            continue
+        kept[pair] = family
+        if len(where) == 1 and (driver := by_file.get(next(iter(where)))):
+            drivers[pair] = driver
+    return dict(sorted(kept.items())), dict(sorted(drivers.items()))
 
 
 def main() -> int:
     trees, versions = pinned_trees(GLOBS, KS / "VERSION.json")
-    kept = families(trees)
+    kept, drivers = families(trees)
     body = {
         "about": (
-            "First words of function names that only one network driver family's source "
-            "defines (every function `<word>_...` of the 6.1 and 6.12 trees lies under the "
-            "family's directory), for a kernel trace's frames. Generated by "
-            "scripts/regen_function_families.py."
+            "First words (or, where a word is several families', first two words) of function "
+            "names that only one network driver family's source defines (every such function "
+            "of the 6.1 and 6.12 trees lies under the family's directory), for a kernel trace's "
+            "frames; 'drivers': two words all of whose functions are in one driver's own file. "
+            "Generated by scripts/regen_function_families.py."
         ),
         "families": kept,
+        "drivers": drivers,
     }
     write_table(OUT, "scripts/regen_function_families.py", versions, body, sort_keys=False)
     print(f"{len(kept)} of {len(candidates())} words kept -> {OUT.relative_to(ROOT)}")

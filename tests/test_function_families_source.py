@@ -21,10 +21,13 @@ def test_the_families_are_what_the_source_generates() -> None:
     trees, versions = kernel_source.pinned_trees(regen_function_families.GLOBS, KS / "VERSION.json")
     shipped = json.loads((KS / "function_families.json").read_text(encoding="utf-8"))
     assert shipped["linux-source"] == versions
-    generated = regen_function_families.families(trees)
+    generated, drivers = regen_function_families.families(trees)
     assert shipped["families"] == generated
+    assert shipped["drivers"] == drivers
     # ath10k's copy engine is in ath10k_core; mt76's word is mt7601u's too; mtk_ is also
-    # drivers/net/wwan's (mtk_t7xx), so it names no family
+    # drivers/net/wwan's (mtk_t7xx), so it names no family alone, but mtk_rx_ is only
+    # mtk_eth_soc.c's, the mtk_soc_eth driver's own file
     assert generated["ath10k"] == "drivers/net/wireless/ath/ath10k"
     assert generated["mt76"] == "drivers/net/wireless/mediatek"
     assert "mtk" not in generated and "usb" not in generated
+    assert drivers["mtk_rx"] == "mtk_soc_eth"

@@ -175,8 +175,13 @@ def _directory_of_function(function: str) -> tuple[str, str | None] | None:
     for end in range(len(parts) - 1, 0, -1):
         if found := _directory_of_module("_".join(parts[:end])):
             return found
-    family = family_of(function)  # "ath10k_ce_alloc_src_ring": ath10k's code, in ath10k_core
-    return (FAMILY + family, None) if family is not None else None
+    found = family_of(function)  # "ath10k_ce_alloc_src_ring": ath10k's code, in ath10k_core
+    if found is None:
+        return None
+    family, driver = found
+    if driver is not None:  # "mtk_rx_alloc": mtk_soc_eth's own file alone has mtk_rx_ functions
+        return _directory_of_driver(driver) or family, driver
+    return FAMILY + family, None
 
 
 def _directory_of_path(path: str) -> tuple[str, str | None] | None:

@@ -111,3 +111,17 @@ def test_a_built_in_library_frame_names_its_family() -> None:
     family drivers/net/wireless/mediatek is a Wi-Fi one."""
     (nic,) = inspect_bundle(CORPUS / _LS1028).nics
     assert nic.wireless is True and nic.driver is None
+
+
+_BPI_R2 = "dma78_bpi_r2_frank_w_62_mtk_eth_rx_alloc_page_allocation_failure_console"
+
+
+def test_two_words_name_the_driver_where_one_word_is_several_families() -> None:
+    """`mtk_` is mtk_eth_soc.c's and drivers/net/wwan's (mtk_t7xx), but every `mtk_rx_`
+    function of both trees is in mtk_eth_soc.c, mtk_soc_eth's own file: the BPI-R2's failed
+    atomic allocation in mtk_rx_alloc() (from mtk_open()) is that SoC NIC's complaint."""
+    inv = inspect_bundle(CORPUS / _BPI_R2)
+    (nic,) = inv.nics
+    assert (nic.driver, nic.bus, nic.wireless) == ("mtk_soc_eth", "platform", False)
+    (summary,) = findings_of(inv, "driver-complaint")
+    assert "mtk_rx_alloc" in summary
