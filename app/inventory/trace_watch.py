@@ -330,7 +330,7 @@ def _listed_in(ids: str, wanted: set[str]) -> set[str]:
     """The wanted trace keys whose drivers' tables list `ids`: their directories, and the
     families those directories lie in."""
     listing = _directories_listing(ids)
-    return (listing & wanted) | {w for w in wanted for d in listing if _in_family(d, w)}
+    return set(listing & wanted) | {w for w in wanted for d in listing if _in_family(d, w)}
 
 
 @functools.cache
