@@ -287,6 +287,36 @@ def _pcie_errors(nic: Nic, label: str) -> list[Finding]:
     return _one("pcie-errors", "problem" if lost else "warning", label, summary, lines)
 
 
+def _iommu_faults(nic: Nic, label: str) -> list[Finding]:
+    """The IOMMU refused the NIC's own DMA (drivers/iommu/amd/iommu.c, intel/dmar.c)."""
+    lines = nic.log.get("iommu_fault")
+    if not lines:
+        return []
+    summary = (
+        f"{label}: the IOMMU refused its DMA ({times(nic, 'iommu_fault')})"
+        f"{cite('iommu_fault')}: the device read or wrote memory that was not mapped for it, "
+        "so those transfers were lost; the network stalls or stops until the driver resets it. "
+        "The driver (a buffer used after it was unmapped) or the firmware's IOMMU tables are the "
+        "usual cause: update the driver and the firmware; booting with iommu=pt confirms it."
+    )
+    return _one("iommu-fault", "problem", label, summary, lines)
+
+
+def _dma_api_misuse(nic: Nic, label: str) -> list[Finding]:
+    """CONFIG_DMA_API_DEBUG's report on the NIC's device (kernel/dma/debug.c err_printk())."""
+    lines = nic.log.get("dma_api_misuse")
+    if not lines:
+        return []
+    summary = (
+        f"{label}: the kernel's DMA API checks (CONFIG_DMA_API_DEBUG, kernel/dma/debug.c "
+        f"err_printk()) caught its driver misusing DMA ({times(nic, 'dma_api_misuse')}): a "
+        "driver bug that can corrupt packets or memory on a machine without such checks; the "
+        "line and its trace are what to report to the driver's maintainers, with the kernel "
+        "version."
+    )
+    return _one("driver-complaint", "warning", label, summary, lines)
+
+
 _FAST_PHY = re.compile(r"gigabit|\bgbe\b|1000|2\.5g|nbase-t|10g", re.I)
 
 
@@ -323,6 +353,8 @@ RULES: tuple[Rule, ...] = (
     _probe_failed,
     probe_exit_findings,
     _pcie_errors,
+    _iommu_faults,
+    _dma_api_misuse,
     complaints,
     trace_findings,
     _below_phy,

@@ -28,6 +28,7 @@ from sbctune.inventory.driver_line_sightings import (
     on_wiphy,
 )
 from sbctune.inventory.found_index import FoundIndex
+from sbctune.inventory.iommu_faults import on_dma_api_misuse, on_iommu_fault
 from sbctune.inventory.ip_config import IpConfigWatch
 from sbctune.inventory.irq_thread import irq_thread_sighting
 from sbctune.inventory.linuxptp_sightings import KINDS as LINUXPTP_KINDS
@@ -249,6 +250,8 @@ _HANDLERS: dict[str, Callable[[DmesgEvent], Sighting | None]] = {
     "wiphy": on_wiphy,
     "mmc_card": _on_mmc_card,
     "pcie_aer": on_pcie_aer,
+    "iommu_fault": on_iommu_fault,
+    "dma_api_misuse": on_dma_api_misuse,
     "pcie_bandwidth": on_pcie_bandwidth,
     "daemon_iface": on_daemon_iface,
     "ptp_port": on_daemon_iface,  # a linuxptp port line names its interface (seen)
@@ -261,7 +264,7 @@ _COUNTED = {
     "link_up", "link_down", "carrier", "carrier_up", "phy_link_up", "phy_link_down",
     "netifd_link", "usb_new_device", "usb_reset", "usb_disconnect", "usb_error", "kevent_dropped",
     "phy_failure", "tx_timeout", "firmware_missing", "usb_not_top_speed", "probe_failed",
-    "pcie_aer",
+    "pcie_aer", "iommu_fault", "dma_api_misuse",
 }  # fmt: skip
 
 

@@ -16,7 +16,8 @@ from sbctune.inventory.usb_renumeration import benign_orders
 LOG_KINDS = (
     "phy_failure", "kevent_dropped", "usb_error", "usb_reset", "usb_disconnect", "tx_timeout",
     "firmware_missing", "not_top_speed", "probe_failed", "kernel_error", "no_carrier", "pcie_aer",
-    "kernel_trace", "probe_exit", "ptp_tx_timeout",
+    "kernel_trace", "probe_exit", "ptp_tx_timeout", "iommu_fault",
+    "dma_api_misuse",
 )  # fmt: skip
 # a fact's place in its source, read in C (a flapping link's NIC has a fact per repeat)
 _ORDER = attrgetter("order")

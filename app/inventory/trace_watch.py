@@ -23,6 +23,7 @@ import functools
 import re
 from pathlib import PurePosixPath
 
+from sbctune.catalog.function_families import family_of
 from sbctune.catalog.ids import load_ids
 from sbctune.catalog.kernel_drivers import load_kernel_drivers
 from sbctune.catalog.library_modules import library_makefile
@@ -42,6 +43,7 @@ _FUNC_RE = re.compile(
 _MODULE_RE = re.compile(r" \[([\w-]{2,40})(?:@[^\]\s]*)?\]")
 _MODULE_NAME = re.compile(r"[a-z][\w-]{1,39}")
 _OWN_MODULE = "module:"  # a trace key for a module with no source directory in the tables
+FAMILY = "family:"  # a trace key for a driver family's directory (catalog.function_families)
 _SOURCE_DIR = re.compile(r"(drivers/(?:net|staging)/\S+?)/[\w.-]+\.[ch]\b")
 
 
@@ -173,7 +175,13 @@ def _directory_of_function(function: str) -> tuple[str, str | None] | None:
     for end in range(len(parts) - 1, 0, -1):
         if found := _directory_of_module("_".join(parts[:end])):
             return found
-    return None
+    found = family_of(function)  # "ath10k_ce_alloc_src_ring": ath10k's code, in ath10k_core
+    if found is None:
+        return None
+    family, driver = found
+    if driver is not None:  # "mtk_rx_alloc": mtk_soc_eth's own file alone has mtk_rx_ functions
+        return _directory_of_driver(driver) or family, driver
+    return FAMILY + family, None
 
 
 def _directory_of_path(path: str) -> tuple[str, str | None] | None:
@@ -223,7 +231,7 @@ def tie_traces(found: list[Sighting]) -> list[Sighting]:
             elif field == "trace_driver":
                 named.setdefault(sighting.keys[0][1], str(fact.value))
             elif field == "ids" and sighting.keys:
-                for directory in _directories_listing(str(fact.value)) & wanted:
+                for directory in _listed_in(str(fact.value), wanted):
                     listed.setdefault(directory, set()).add(sighting.keys[0])
     ties: list[Sighting] = []
     for directory in sorted(wanted):
@@ -232,6 +240,8 @@ def tie_traces(found: list[Sighting]) -> list[Sighting]:
             ties.append(Sighting([next(iter(keys)), ("trace", directory)]))
         elif not keys and directory.startswith(PREFIX):
             ties.append(library_nic(directory))
+        elif not keys and directory.startswith(FAMILY):
+            ties.append(_family_nic(directory))
         elif not keys and (name := named.get(directory)) and (vendor := vendor_module(name)):
             ties.append(_vendor_nic(directory, vendor.module, vendor.bus, vendor.wireless))
         elif not keys and (name := named.get(directory)):
@@ -252,7 +262,29 @@ def _traced_into(driver: str, wanted: set[str]) -> list[str]:
     its out-of-tree module's key), and each library part it uses."""
     directory = _directory_of_driver(driver) or _OWN_MODULE + driver
     into = [directory] if directory in wanted else []
+    into += [w for w in wanted if _in_family(directory, w)]
     return into + [w for w in wanted if w.startswith(PREFIX) and uses(w, driver)]
+
+
+def _in_family(directory: str, key: str) -> bool:
+    """Whether a driver's source directory lies in the family of trace key `key`."""
+    if not key.startswith(FAMILY):
+        return False
+    family = key.removeprefix(FAMILY)
+    return directory == family or directory.startswith(family + "/")
+
+
+def _family_nic(key: str) -> Sighting:
+    """The NIC a family's trace stands for when the log shows none of its devices: a network
+    device, wireless when the family is one of drivers/net/wireless/, its driver and bus not
+    claimed (ath10k's and mt76's drivers are on several buses)."""
+    family = key.removeprefix(FAMILY)
+    why = f"{family}: the kernel's trace ran in this driver family's functions"
+    own = Sighting([("trace", key)])
+    own.add("net_device", True, _SRC, why)
+    if family.startswith("drivers/net/wireless/"):
+        own.add("wireless", True, _SRC, why)
+    return own
 
 
 def _vendor_nic(key: str, module: str, bus: str, wireless: bool) -> Sighting:
@@ -285,13 +317,20 @@ def tie_listed_traces(found: list[Sighting]) -> list[Sighting]:
     for sighting in found:
         for fact in sighting.facts:
             if fact.field == "ids" and sighting.keys:
-                for directory in _directories_listing(str(fact.value)) & alone:
+                for directory in _listed_in(str(fact.value), alone):
                     listed.setdefault(directory, set()).add(sighting.keys[0])
     return [
         Sighting([next(iter(keys)), ("trace", directory)])
         for directory, keys in sorted(listed.items())
         if len(keys) == 1
     ]
+
+
+def _listed_in(ids: str, wanted: set[str]) -> set[str]:
+    """The wanted trace keys whose drivers' tables list `ids`: their directories, and the
+    families those directories lie in."""
+    listing = _directories_listing(ids)
+    return set(listing & wanted) | {w for w in wanted for d in listing if _in_family(d, w)}
 
 
 @functools.cache

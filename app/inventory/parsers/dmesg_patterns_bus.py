@@ -49,6 +49,37 @@ PCIE_PATTERNS: list[tuple[str, _Lazy]] = [
         ),
     ),
 ]
+# An IOMMU refused a device's DMA and names the device (6.1/6.12 sources; older forms kept):
+# AMD, drivers/iommu/amd/iommu.c amd_iommu_report_page_fault(): pci_err(pdev, "Event logged
+# [IO_PAGE_FAULT domain=...") on the device's own prefix (dev_fmt "AMD-Vi: "), or pr_err
+# "AMD-Vi: Event logged [IO_PAGE_FAULT device=%04x:%02x:%02x.%x ..." when no pci_dev is known;
+# 5.10 printed "device=%02x:%02x.%x", and 4.9's iommu_print_event() the event on a line of its
+# own after "AMD-Vi: Event logged [" (a printk without KERN_CONT). Intel,
+# drivers/iommu/intel/dmar.c dmar_fault_do_one() (pr_fmt "DMAR: "): "[%s NO_PASID] Request
+# device [%02x:%02x.%d] fault addr ...", "[%s PASID 0x%x] Request device ..."; 5.10 "[%s] Request
+# device [%02x:%02x.%d] PASID %x fault addr ...", 3.x "DMAR:[DMA Write] Request device".
+# Interrupt-remapping faults ("[INTR-REMAP]") are no DMA and are not read.
+_BDF = r"[0-9a-f]{2}:[0-9a-f]{2}\.[0-7]"
+PCIE_PATTERNS.append(
+    (
+        "iommu_fault",
+        _Lazy(
+            rf"^(?:(?P<driver>[\w-]+) (?P<device>{_PCI_ADDR}): )?(?:AMD-Vi: )?(?:Event logged \[)?"
+            rf"IO_PAGE_FAULT (?:device=(?P<source>(?:[0-9a-f]{{4}}:)?{_BDF}) )?domain=|"
+            r"^(?:dmar: )?DMAR: ?\[DMA (?:Read|Write)\b[^\]]{0,24}\] Request device "
+            r"\[(?:0x)?(?P<bus>[0-9a-f]{2}):(?:0x)?(?P<slot>[0-9a-f]{2})\.(?P<fn>[0-7])\]"
+        ),
+    )
+)
+# CONFIG_DMA_API_DEBUG caught a driver misusing the DMA API: kernel/dma/debug.c err_printk()
+# (6.1/6.12) is WARN(1, pr_fmt("%s %s: ") format, dev_driver_string(dev), dev_name(dev), ...)
+# under pr_fmt "DMA-API: ": the driver and its device follow the prefix ("NULL" for none).
+PCIE_PATTERNS.append(
+    (
+        "dma_api_misuse",
+        _Lazy(r"^DMA-API: (?P<driver>[\w-]+) (?P<device>[\w.:-]+): (?P<message>\S.*)$"),
+    )
+)
 # A post that elides a link line's driver and device, or the device's address: "... eth0: Link
 # is Up - 10Mbps/Half", "macb ... ethernet end0: Link is Down" (the tail of 1f00100000.ethernet)
 _ELIDED = (
@@ -91,6 +122,8 @@ PCIE_NEEDLES: dict[str, tuple[str, ...]] = {
     "mdio_usb_bus": ("mdio_bus usb-",),
     "vlan_hw_filter": ("to HW filter on device",),
     "pcie_link_down": ("link down", "link training", "never came up"),
+    "iommu_fault": ("IO_PAGE_FAULT", "Request device ["),
+    "dma_api_misuse": ("DMA-API: ",),
     "pcie_aer": (
         "PCIe Bus Error",
         "error status/mask",
