@@ -31,6 +31,7 @@ OUT = ROOT / "resources" / "kernel_source" / "dsa_switch_drivers.json"
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from kernel_source import SERIES, obtain  # noqa: E402
+from regen_tables import write_rows  # noqa: E402
 
 ALL_SERIES = ("5.10", *SERIES)
 GLOBS = ("drivers/net/dsa/*",)
@@ -100,13 +101,9 @@ def main() -> int:
             "SET_NETDEV_DEV(slave_dev, port->ds->dev)",
         ],
     }
-    lines = [json.dumps([name, *rows[name].values()]) for name in sorted(rows)]
-    text = json.dumps(head, indent=1, ensure_ascii=False)[:-2]
-    columns = json.dumps(["name", "buses", "series", "files"])
-    OUT.write_text(
-        text + f',\n "columns": {columns},\n "drivers": [\n' + ",\n".join(lines) + "\n]}\n",
-        encoding="utf-8",
-    )
+    drivers = [[name, *rows[name].values()] for name in sorted(rows)]
+    columns = ["name", "buses", "series", "files"]
+    write_rows(OUT, head, "drivers", drivers, ensure_ascii=True, columns=columns)
     print(f"{len(rows)} switch drivers -> {OUT.relative_to(ROOT)}")
     return 0
 

@@ -17,7 +17,6 @@ versions resources/kernel_source/VERSION.json names. Generated; do not edit.
 
 from __future__ import annotations
 
-import json
 import re
 import sys
 from pathlib import Path
@@ -28,6 +27,7 @@ OUT = KS / "usb_chip_words.json"
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from kernel_source import pinned_trees  # noqa: E402
+from regen_tables import write_json  # noqa: E402
 
 GLOBS = ("drivers/net/usb/*",)
 _DEFINE_RE = re.compile(r"^#define\s+(\w+)\s+\(?\s*(0x[0-9a-fA-F]{1,4})\s*\)?\s*$", re.M)
@@ -123,7 +123,7 @@ def main() -> int:
         "linux-source": {f"linux-source-{s}": v for s, v in used.items()},
         **found,
     }
-    OUT.write_text(json.dumps(out, indent=1, sort_keys=False) + "\n", encoding="utf-8")
+    write_json(OUT, out, sort_keys=False)
     print(f"{OUT.relative_to(ROOT).as_posix()}: {len(found['ids'])} IDs")  # type: ignore[arg-type]
     return 0
 
