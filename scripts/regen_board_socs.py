@@ -38,7 +38,7 @@ ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "resources" / "kernel_source" / "boards.json"
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from regen_tables import pinned_packages, write_rows  # noqa: E402
+from regen_tables import add_once, pinned_packages, write_rows  # noqa: E402
 
 GLOBS = ("arch/arm/boot/dts/*", "arch/arm64/boot/dts/*", "arch/riscv/boot/dts/*")
 DTS_DIRS = ("arch/arm/boot/dts", "arch/arm64/boot/dts", "arch/riscv/boot/dts")
@@ -168,10 +168,7 @@ def main() -> int:
         for file, info in boards_of(root).items():
             key = (str(info["model"]), tuple(info["compatible"]))  # type: ignore[arg-type]
             row = rows.setdefault(key, {**info, "series": [], "files": []})
-            if series not in row["series"]:  # type: ignore[operator]
-                row["series"].append(series)  # type: ignore[attr-defined]
-            if file not in row["files"]:  # type: ignore[operator]
-                row["files"].append(file)  # type: ignore[attr-defined]
+            add_once(row, series=series, files=file)
     boards = sorted(rows.values(), key=lambda r: (str(r["model"]).lower(), str(r["files"])))
     head = {
         "about": (

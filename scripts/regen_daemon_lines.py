@@ -226,12 +226,8 @@ def main(argv: list[str] | None = None) -> int:
         for pin in daemon_source.pins(table)
     }
     problems = regenerate(table, roots)
-    for problem in problems:
-        print(problem, file=sys.stderr)
-    if problems:
-        return 1
     after = json_text(table, ensure_ascii=False)
-    checked = check_or_write(TABLE, before, after, args.check)
+    checked = check_or_write(TABLE, before, after, args.check, problems)
     if checked is not None:
         return checked
     print(f"{len(table['formats'])} formats, sources: " + ", ".join(roots))

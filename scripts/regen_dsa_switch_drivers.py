@@ -31,7 +31,7 @@ OUT = ROOT / "resources" / "kernel_source" / "dsa_switch_drivers.json"
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from kernel_source import SERIES, obtain  # noqa: E402
-from regen_tables import write_rows  # noqa: E402
+from regen_tables import add_once, write_rows  # noqa: E402
 
 ALL_SERIES = ("5.10", *SERIES)
 GLOBS = ("drivers/net/dsa/*",)
@@ -85,8 +85,7 @@ def main() -> int:
         used[f"linux-source-{series}"] = source.version
         for name, bus, file in drivers_of(source.root):
             row = rows.setdefault(name, {"buses": [], "series": [], "files": []})
-            for key, value in (("buses", bus), ("series", series), ("files", file)):
-                row[key] += [value] if value not in row[key] else []
+            add_once(row, buses=bus, series=series, files=file)
     head = {
         "about": (
             "DSA switch drivers (drivers/net/dsa/) by the name the driver core prints: an "

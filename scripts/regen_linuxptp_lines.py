@@ -93,12 +93,8 @@ def main(argv: list[str] | None = None) -> int:
     table = json.loads(before)
     [pin] = daemon_source.pins(table)
     problems = regenerate(table, daemon_source.obtain(pin, offline=args.offline))
-    for problem in problems:
-        print(problem, file=sys.stderr)
-    if problems:
-        return 1
     after = json_text(table, ensure_ascii=False)
-    checked = check_or_write(TABLE, before, after, args.check)
+    checked = check_or_write(TABLE, before, after, args.check, problems)
     if checked is not None:
         return checked
     print(f"{len(table['port_formats'])} port formats, {len(table['iface_formats'])} interface")

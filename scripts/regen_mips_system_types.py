@@ -25,7 +25,7 @@ KS = ROOT / "resources" / "kernel_source"
 OUT = KS / "mips_system_types.json"
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from regen_tables import pinned_packages, write_json  # noqa: E402
+from regen_tables import add_once, pinned_packages, write_json  # noqa: E402
 
 GLOBS = ("arch/mips/ralink/*", "arch/mips/ath79/*", "arch/mips/kernel/proc.c")
 # sprintf(ath79_sys_type, "fmt", ...) / snprintf(soc_info->sys_type, RAMIPS_SYS_TYPE_LEN, "fmt"
@@ -67,10 +67,7 @@ def main() -> int:
                 for fmt in formats(path.read_text(encoding="utf-8", errors="replace")):
                     row = found.setdefault(fmt, {"files": [], "series": []})
                     rel = path.relative_to(root).as_posix()
-                    if rel not in row["files"]:
-                        row["files"].append(rel)
-                    if series not in row["series"]:
-                        row["series"].append(series)
+                    add_once(row, files=rel, series=series)
     write_json(
         OUT,
         {

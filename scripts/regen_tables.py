@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -38,9 +39,16 @@ def write_json(
     )
 
 
-def check_or_write(path: Path, before: str, after: str, check: bool) -> int | None:
+def check_or_write(
+    path: Path, before: str, after: str, check: bool, problems: Sequence[str] = ()
+) -> int | None:
     """--check: say whether `path` (`before`) is what its source generates (`after`) and give
-    the exit code, writing nothing; else write `after` and return None (the script goes on)."""
+    the exit code, writing nothing; else write `after` and return None (the script goes on).
+    Where the source gave `problems`, each is said on stderr and nothing is written (exit 1)."""
+    for problem in problems:
+        print(problem, file=sys.stderr)
+    if problems:
+        return 1
     if check:
         print("up to date" if after == before else f"{path.name} differs from its source")
         return 0 if after == before else 1
@@ -71,3 +79,12 @@ def write_rows(
         text += f',\n "columns": {json.dumps(columns)}'
     lines = [json.dumps(row, ensure_ascii=ensure_ascii) for row in rows]
     path.write_text(text + f',\n "{key}": [\n' + ",\n".join(lines) + "\n]}\n", encoding="utf-8")
+
+
+def add_once(row: dict[str, Any], **values: Any) -> None:
+    """Append each value to `row`'s list of that name unless it is there (a table row's files and
+    series, gathered as each series is read)."""
+    for key, value in values.items():
+        listed = row[key]
+        if value not in listed:
+            listed.append(value)

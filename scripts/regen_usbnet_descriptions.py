@@ -25,7 +25,7 @@ KS = ROOT / "resources" / "kernel_source"
 OUT = KS / "usbnet_descriptions.json"
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from regen_tables import pinned_packages, write_json  # noqa: E402
+from regen_tables import add_once, pinned_packages, write_json  # noqa: E402
 
 GLOBS = ("drivers/net/usb/*",)
 # `static const struct driver_info smsc95xx_info = {` ... `};`
@@ -57,10 +57,7 @@ def main() -> int:
             for desc in descriptions(text).values():
                 row = found.setdefault(desc, {"files": [], "series": []})
                 rel = path.relative_to(root).as_posix()
-                if rel not in row["files"]:
-                    row["files"].append(rel)
-                if series not in row["series"]:
-                    row["series"].append(series)
+                add_once(row, files=rel, series=series)
     write_json(
         OUT,
         {
