@@ -29,8 +29,7 @@ OUT = KS / "library_modules.json"
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from kbuild import OBJ, PARTS, logical_lines  # noqa: E402
-from kernel_source import pinned_trees  # noqa: E402
-from regen_tables import write_json  # noqa: E402
+from regen_tables import pinned_packages, write_json  # noqa: E402
 
 GLOBS = ("drivers/net/*",)
 _CONFIG_RE = re.compile(r"^(?:menu)?config\s+(\w+)")
@@ -148,7 +147,7 @@ def libraries(root: Path, drivers: dict[str, str]) -> dict[str, dict[str, object
 
 
 def main() -> int:
-    trees, used = pinned_trees(GLOBS, KS / "VERSION.json")
+    trees, used = pinned_packages(GLOBS)
     table = json.loads((KS / "drivers.json").read_text(encoding="utf-8"))["drivers"]
     merged: dict[str, dict[str, object]] = {}
     for series, root in trees.items():
@@ -182,7 +181,7 @@ def main() -> int:
                 "scripts/regen_library_modules.py. "
                 "Generated; do not edit."
             ),
-            "packages": {f"linux-source-{s}": v for s, v in used.items()},
+            "packages": used,
             "libraries": out,
         },
         sort_keys=True,

@@ -26,8 +26,7 @@ KS = ROOT / "resources" / "kernel_source"
 OUT = KS / "pci_revision_silicon.json"
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from kernel_source import pinned_trees  # noqa: E402
-from regen_tables import write_json  # noqa: E402
+from regen_tables import pinned_packages, write_json  # noqa: E402
 
 ATLANTIC = "drivers/net/ethernet/aquantia/atlantic"
 GLOBS = (f"*{ATLANTIC}/*",)
@@ -68,11 +67,11 @@ def table(trees: dict[str, Path]) -> dict[str, dict[str, dict[str, str]]]:
 
 
 def main() -> int:
-    trees, used = pinned_trees(GLOBS, KS / "VERSION.json")
+    trees, used = pinned_packages(GLOBS)
     drivers = table(trees)
     out = {
         "source": f"{ATLANTIC}/aq_pci_func.c hw_atl_boards[] (aq_pci_probe_get_hw_by_id)",
-        "packages": {f"linux-source-{s}": v for s, v in used.items()},
+        "packages": used,
         "script": "scripts/regen_pci_revision_silicon.py",
         "drivers": drivers,
     }

@@ -26,8 +26,7 @@ KS = ROOT / "resources" / "kernel_source"
 OUT = KS / "usb_chip_words.json"
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from kernel_source import pinned_trees  # noqa: E402
-from regen_tables import write_json  # noqa: E402
+from regen_tables import pinned_packages, write_json  # noqa: E402
 
 GLOBS = ("drivers/net/usb/*",)
 _DEFINE_RE = re.compile(r"^#define\s+(\w+)\s+\(?\s*(0x[0-9a-fA-F]{1,4})\s*\)?\s*$", re.M)
@@ -111,7 +110,7 @@ def table(trees: dict[str, Path]) -> dict[str, object]:
 
 
 def main() -> int:
-    trees, used = pinned_trees(GLOBS, KS / "VERSION.json")
+    trees, used = pinned_packages(GLOBS)
     found = table(trees)
     out = {
         "about": (
@@ -120,7 +119,7 @@ def main() -> int:
             " function). By scripts/regen_usb_chip_words.py; read by"
             " tests/unit/test_catalog_usb_generations.py. Generated; do not edit."
         ),
-        "linux-source": {f"linux-source-{s}": v for s, v in used.items()},
+        "linux-source": used,
         **found,
     }
     write_json(OUT, out, sort_keys=False)
