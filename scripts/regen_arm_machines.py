@@ -37,7 +37,6 @@ are not listed.
 
 from __future__ import annotations
 
-import json
 import re
 import sys
 from pathlib import Path
@@ -46,8 +45,8 @@ ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "resources" / "kernel_source" / "arm_machines.json"
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from kernel_source import SERIES, obtain  # noqa: E402
 from regen_board_socs import soc_name  # noqa: E402
+from regen_tables import pinned_packages, write_rows  # noqa: E402
 
 GLOBS = ("arch/arm/mach-*", "arch/arm/kernel/*")
 _COMMENT_RE = re.compile(r"/\*.*?\*/|//[^\n]*", re.S)
@@ -80,15 +79,10 @@ def machines_of(tree: Path) -> list[tuple[str, list[str], str]]:
 
 
 def main() -> int:
-    versions = json.loads(
-        (ROOT / "resources" / "kernel_source" / "VERSION.json").read_text(encoding="utf-8")
-    )["packages"]
+    trees, used = pinned_packages(GLOBS)
     rows: dict[str, dict[str, list[str]]] = {}
-    used: dict[str, str] = {}
-    for series in SERIES:
-        source = obtain(series, GLOBS, version=versions.get(f"linux-source-{series}"))
-        used[f"linux-source-{series}"] = source.version
-        for name, compatible, file in machines_of(source.root):
+    for series, root in trees.items():
+        for name, compatible, file in machines_of(root):
             row = rows.setdefault(name, {"compatible": [], "series": [], "files": []})
             for key, values in (("compatible", compatible), ("series", [series])):
                 row[key] += [v for v in values if v not in row[key]]
@@ -115,9 +109,7 @@ def main() -> int:
         ],
         "columns": list(COLUMNS),
     }
-    lines = [json.dumps(m, ensure_ascii=False) for m in machines]
-    text = json.dumps(head, indent=1, ensure_ascii=False)[:-2]  # one machine per line below
-    OUT.write_text(text + ',\n "machines": [\n' + ",\n".join(lines) + "\n]}\n", encoding="utf-8")
+    write_rows(OUT, head, "machines", machines)
     print(f"{len(machines)} machine names -> {OUT.relative_to(ROOT)}")
     return 0
 

@@ -29,7 +29,6 @@ inherits as its whole list).
 from __future__ import annotations
 
 import functools
-import json
 import re
 import sys
 from collections.abc import Iterator
@@ -39,7 +38,7 @@ ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "resources" / "kernel_source" / "boards.json"
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from kernel_source import SERIES, obtain  # noqa: E402
+from regen_tables import add_once, pinned_packages, write_rows  # noqa: E402
 
 GLOBS = ("arch/arm/boot/dts/*", "arch/arm64/boot/dts/*", "arch/riscv/boot/dts/*")
 DTS_DIRS = ("arch/arm/boot/dts", "arch/arm64/boot/dts", "arch/riscv/boot/dts")
@@ -163,21 +162,13 @@ def boards_of(tree: Path) -> dict[str, dict[str, object]]:
 
 
 def main() -> int:
-    versions = json.loads(
-        (ROOT / "resources" / "kernel_source" / "VERSION.json").read_text(encoding="utf-8")
-    )["packages"]
+    trees, used = pinned_packages(GLOBS)
     rows: dict[tuple[str, tuple[str, ...]], dict[str, object]] = {}
-    used: dict[str, str] = {}
-    for series in SERIES:
-        source = obtain(series, GLOBS, version=versions.get(f"linux-source-{series}"))
-        used[f"linux-source-{series}"] = source.version
-        for file, info in boards_of(source.root).items():
+    for series, root in trees.items():
+        for file, info in boards_of(root).items():
             key = (str(info["model"]), tuple(info["compatible"]))  # type: ignore[arg-type]
             row = rows.setdefault(key, {**info, "series": [], "files": []})
-            if series not in row["series"]:  # type: ignore[operator]
-                row["series"].append(series)  # type: ignore[attr-defined]
-            if file not in row["files"]:  # type: ignore[operator]
-                row["files"].append(file)  # type: ignore[attr-defined]
+            add_once(row, series=series, files=file)
     boards = sorted(rows.values(), key=lambda r: (str(r["model"]).lower(), str(r["files"])))
     head = {
         "about": (
@@ -189,9 +180,7 @@ def main() -> int:
         "paths": list(GLOBS),
         "columns": list(COLUMNS),
     }
-    lines = [json.dumps([r[c] for c in COLUMNS], ensure_ascii=False) for r in boards]
-    text = json.dumps(head, indent=1, ensure_ascii=False)[:-2]  # one board per line below
-    OUT.write_text(text + ',\n "boards": [\n' + ",\n".join(lines) + "\n]}\n", encoding="utf-8")
+    write_rows(OUT, head, "boards", [[r[c] for c in COLUMNS] for r in boards])
     print(f"{len(boards)} boards -> {OUT.relative_to(ROOT)}")
     return 0
 

@@ -18,7 +18,6 @@ read as `{MACRO}`. A row found in no source of its daemon is an error: the table
 
 from __future__ import annotations
 
-import argparse
 import json
 import re
 import sys
@@ -28,6 +27,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import daemon_source
+from regen_tables import check_or_write, check_parser, json_text
 
 ROOT = Path(__file__).resolve().parent.parent
 TABLE = ROOT / "resources" / "catalog" / "daemon_lines.json"
@@ -216,8 +216,7 @@ def regenerate(table: dict[str, Any], roots: dict[str, daemon_source.DaemonSourc
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("--check", action="store_true", help="write nothing; exit 1 on a change")
+    parser = check_parser(__doc__)
     parser.add_argument("--offline", action="store_true", help="use the cached sources only")
     args = parser.parse_args(argv)
     before = TABLE.read_text(encoding="utf-8")
@@ -227,15 +226,10 @@ def main(argv: list[str] | None = None) -> int:
         for pin in daemon_source.pins(table)
     }
     problems = regenerate(table, roots)
-    for problem in problems:
-        print(problem, file=sys.stderr)
-    if problems:
-        return 1
-    after = json.dumps(table, indent=1, ensure_ascii=False) + "\n"
-    if args.check:
-        print("up to date" if after == before else "daemon_lines.json differs from its source")
-        return 0 if after == before else 1
-    TABLE.write_text(after, encoding="utf-8")
+    after = json_text(table, ensure_ascii=False)
+    checked = check_or_write(TABLE, before, after, args.check, problems)
+    if checked is not None:
+        return checked
     print(f"{len(table['formats'])} formats, sources: " + ", ".join(roots))
     return 0
 

@@ -30,6 +30,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import kernel_source
+from regen_tables import write_json
 
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "resources" / "tuning" / "debian_abi.json"
@@ -128,7 +129,7 @@ def main() -> int:
         table["source"] = (f"linux-source-{series} {version} "
                            f"/usr/share/doc/linux-source-{series}/changelog.Debian.gz")  # fmt: skip
         out["series"][series] = table
-    OUT.write_text(json.dumps(out, indent=1) + "\n", encoding="utf-8")
+    write_json(OUT, out)
     print(f"wrote {OUT.relative_to(ROOT)}: " + ", ".join(
         f"{s} ABI 1-{t['above']['abi']}" for s, t in out["series"].items()))  # fmt: skip
     return 0

@@ -18,7 +18,6 @@ linux-source-6.1 and 6.12.
 
 from __future__ import annotations
 
-import json
 import re
 import sys
 from pathlib import Path
@@ -28,7 +27,8 @@ KS = ROOT / "resources" / "kernel_source"
 OUT = KS / "detected_names.json"
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from kernel_source import SERIES, obtain  # noqa: E402
+from kernel_source import pinned_trees  # noqa: E402
+from regen_tables import PINS, write_json  # noqa: E402
 
 DIR = "drivers/net/wireless/intel/iwlwifi"
 GLOBS = (f"{DIR}/*",)
@@ -60,17 +60,14 @@ def _printed(root: Path, fmt: str) -> bool:
 
 
 def main() -> int:
-    versions = json.loads((KS / "VERSION.json").read_text(encoding="utf-8"))["packages"]
+    trees, used = pinned_trees(GLOBS, PINS)
     by_name: dict[str, list[str]] = {}
     formats: dict[str, list[str]] = {}
-    used: dict[str, str] = {}
-    for series in SERIES:
-        source = obtain(series, GLOBS, version=versions.get(f"linux-source-{series}"))
-        used[series] = source.version
-        for name in names(source.root):
+    for series, root in trees.items():
+        for name in names(root):
             by_name.setdefault(name, []).append(series)
         for fmt in _FORMATS:
-            if _printed(source.root, fmt):
+            if _printed(root, fmt):
                 formats.setdefault(fmt, []).append(series)
     table = {
         "about": (
@@ -87,7 +84,7 @@ def main() -> int:
             }
         },
     }
-    OUT.write_text(json.dumps(table, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    write_json(OUT, table, ensure_ascii=False)
     print(f"{len(by_name)} iwlwifi product names -> {OUT.relative_to(ROOT)}")
     return 0
 

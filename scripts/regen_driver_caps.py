@@ -34,6 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import kernel_source
 import regen_mtu
 import regen_wireless
+from regen_tables import write_json
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "resources" / "tuning" / "driver_caps.json"
@@ -553,7 +554,7 @@ def main() -> int:
         "drivers": drivers,
         "hand": old.get("hand", {}),
     }
-    OUT.write_text(json.dumps(out, indent=1) + "\n", encoding="utf-8")
+    write_json(OUT, out)
     print(f"{OUT.relative_to(ROOT)}: {len(drivers)} drivers, kernels {kernels}")
     return 0
 

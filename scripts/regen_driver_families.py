@@ -29,6 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from kbuild import OBJ, PARTS, logical_lines  # noqa: E402
 from kernel_source import pinned_trees  # noqa: E402
+from regen_tables import write_json  # noqa: E402
 
 GLOBS = ("drivers/net/*", "drivers/staging/*")
 _CONFIG = re.compile(r"^\s*(?:menu)?config\s+(\w+)\s*$")
@@ -124,7 +125,7 @@ def main() -> int:
         "linux-source": used,
         "families": dict(sorted(table.items())),
     }
-    OUT.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    write_json(OUT, data, ensure_ascii=False)
     print(f"{len(table)} of {len(drivers)} drivers -> {OUT.relative_to(ROOT)}")
     return 0
 

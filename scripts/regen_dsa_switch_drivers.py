@@ -31,6 +31,7 @@ OUT = ROOT / "resources" / "kernel_source" / "dsa_switch_drivers.json"
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from kernel_source import SERIES, obtain  # noqa: E402
+from regen_tables import add_once, write_rows  # noqa: E402
 
 ALL_SERIES = ("5.10", *SERIES)
 GLOBS = ("drivers/net/dsa/*",)
@@ -84,8 +85,7 @@ def main() -> int:
         used[f"linux-source-{series}"] = source.version
         for name, bus, file in drivers_of(source.root):
             row = rows.setdefault(name, {"buses": [], "series": [], "files": []})
-            for key, value in (("buses", bus), ("series", series), ("files", file)):
-                row[key] += [value] if value not in row[key] else []
+            add_once(row, buses=bus, series=series, files=file)
     head = {
         "about": (
             "DSA switch drivers (drivers/net/dsa/) by the name the driver core prints: an "
@@ -100,13 +100,9 @@ def main() -> int:
             "SET_NETDEV_DEV(slave_dev, port->ds->dev)",
         ],
     }
-    lines = [json.dumps([name, *rows[name].values()]) for name in sorted(rows)]
-    text = json.dumps(head, indent=1, ensure_ascii=False)[:-2]
-    columns = json.dumps(["name", "buses", "series", "files"])
-    OUT.write_text(
-        text + f',\n "columns": {columns},\n "drivers": [\n' + ",\n".join(lines) + "\n]}\n",
-        encoding="utf-8",
-    )
+    drivers = [[name, *rows[name].values()] for name in sorted(rows)]
+    columns = ["name", "buses", "series", "files"]
+    write_rows(OUT, head, "drivers", drivers, ensure_ascii=True, columns=columns)
     print(f"{len(rows)} switch drivers -> {OUT.relative_to(ROOT)}")
     return 0
 

@@ -32,7 +32,6 @@ the tests check those rules against (tests/unit/test_ethtool_stats.py).
 
 from __future__ import annotations
 
-import json
 import re
 import sys
 from datetime import datetime, timezone
@@ -44,6 +43,7 @@ OUT = ROOT / "resources" / "kernel_source" / "ethtool_stats.json"
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from kernel_source import SERIES, obtain  # noqa: E402
+from regen_tables import write_json  # noqa: E402
 
 GLOBS = ("drivers/net/*",)
 
@@ -295,7 +295,7 @@ def main() -> None:
         "packages": kernels,
         "drivers": drivers,
     }
-    OUT.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    write_json(OUT, data, ensure_ascii=False)
     print(f"{OUT.relative_to(ROOT)}: {len(drivers)} drivers from {kernels}")
 
 

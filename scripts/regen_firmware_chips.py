@@ -42,7 +42,7 @@ from firmware_cases import case_files  # noqa: E402
 from firmware_defines import named_files  # noqa: E402
 from firmware_prefixes import family, prefixes  # noqa: E402
 from firmware_structs import struct_files  # noqa: E402
-from kernel_source import SERIES, obtain  # noqa: E402
+from regen_tables import pinned_packages, write_json  # noqa: E402
 
 # drivers.json's drivers, staging's among them (rtl8723bs, r8188eu ...): read from the folders
 # this asks for, not from whatever another caller extracted into the shared cache
@@ -131,20 +131,17 @@ def case_rows(root: Path, table: dict[str, Any]) -> dict[str, dict[str, str]]:
 
 
 def main() -> int:
-    versions = json.loads((KS / "VERSION.json").read_text(encoding="utf-8"))["packages"]
+    trees, used = pinned_packages(GLOBS)
     table = json.loads((KS / "drivers.json").read_text(encoding="utf-8"))
     drivers = table["drivers"]
     by_macro: dict[str, dict[str, object]] = {}
     found: dict[str, dict[str, object]] = {}
-    used: dict[str, str] = {}
     by_prefix: dict[str, dict[str, object]] = {}
     by_struct: dict[str, dict[str, object]] = {}
     by_case: dict[str, dict[str, object]] = {}
-    for series in SERIES:
-        source = obtain(series, GLOBS, version=versions.get(f"linux-source-{series}"))
-        used[f"linux-source-{series}"] = source.version
+    for series, root in trees.items():
         for name, info in sorted(drivers.items()):
-            path = source.root / str(info["file"])
+            path = root / str(info["file"])
             if not path.is_file():
                 continue
             for firmware, chip in pairs(path.read_text(encoding="utf-8", errors="replace")).items():
@@ -152,39 +149,35 @@ def main() -> int:
                     firmware, {"chip": chip, "driver": name, "file": info["file"], "series": []}
                 )
                 row["series"].append(series)  # type: ignore[attr-defined]
-        for firmware, item in macro_rows(source.root, series, table).items():
+        for firmware, item in macro_rows(root, series, table).items():
             row = by_macro.setdefault(firmware, {**item, "series": []})
             row["series"].append(series)  # type: ignore[attr-defined]
-        for firmware, item in struct_rows(source.root, table).items():
+        for firmware, item in struct_rows(root, table).items():
             row = by_struct.setdefault(firmware, {**item, "series": []})
             row["series"].append(series)  # type: ignore[attr-defined]
-        for firmware, item in case_rows(source.root, table).items():
+        for firmware, item in case_rows(root, table).items():
             row = by_case.setdefault(firmware, {**item, "series": []})
             row["series"].append(series)  # type: ignore[attr-defined]
-        for prefix, item in prefixes(source.root).items():
+        for prefix, item in prefixes(root).items():
             row = by_prefix.setdefault(prefix, {**item, "names": [], "series": []})
             row["names"] = sorted({*row["names"], *item["names"]})  # type: ignore[misc]
             row["chip"] = family(row["names"])  # type: ignore[arg-type]
             row["series"].append(series)  # type: ignore[attr-defined]
-    OUT.write_text(
-        json.dumps(
-            {
-                "about": (
-                    "Firmware files and the chip each is for, from the drivers' chip tables, by "
-                    "scripts/regen_firmware_chips.py. Generated; do not edit."
-                ),
-                "packages": used,
-                "firmware": found,
-                "prefixes": by_prefix,
-                "macros": by_macro,
-                "structs": by_struct,
-                "cases": by_case,
-            },
-            indent=1,
-            sort_keys=True,
-        )
-        + "\n",
-        encoding="utf-8",
+    write_json(
+        OUT,
+        {
+            "about": (
+                "Firmware files and the chip each is for, from the drivers' chip tables, by "
+                "scripts/regen_firmware_chips.py. Generated; do not edit."
+            ),
+            "packages": used,
+            "firmware": found,
+            "prefixes": by_prefix,
+            "macros": by_macro,
+            "structs": by_struct,
+            "cases": by_case,
+        },
+        sort_keys=True,
     )
     print(
         f"{len(found)} firmware files, {len(by_macro)} by macro, {len(by_struct)} by device "

@@ -16,7 +16,6 @@ drivers/net/ and drivers/staging/ of Debian's linux-source-6.1 and 6.12.
 
 from __future__ import annotations
 
-import json
 import re
 import sys
 from pathlib import Path
@@ -27,6 +26,7 @@ OUT = KS / "func_chips.json"
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from kernel_source import pinned_trees  # noqa: E402
+from regen_tables import write_json  # noqa: E402
 
 GLOBS = ("drivers/net/*", "drivers/staging/*")
 _MAX_CHIPS = 4
@@ -151,7 +151,7 @@ def main() -> int:
         "linux-source": used,
         "functions": table,
     }
-    OUT.write_text(json.dumps(data, indent=1, sort_keys=False) + "\n", encoding="utf-8")
+    write_json(OUT, data, sort_keys=False)
     print(f"{len(table)} functions name their chips -> {OUT.relative_to(ROOT)}")
     return 0
 

@@ -25,8 +25,9 @@ KS = ROOT / "resources" / "kernel_source"
 OUT = KS / "id_formats.tsv"
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from kernel_source import SERIES, asked, obtain  # noqa: E402
+from kernel_source import asked, pinned_trees  # noqa: E402
 from regen_kernel_source import _SCAN, _format_after  # noqa: E402
+from regen_tables import PINS  # noqa: E402
 
 GLOBS = ("drivers/net/*", "drivers/usb/core/*", "drivers/mmc/*", "drivers/staging/*")
 _LEVELS = ("emerg", "alert", "crit", "err", "warn", "notice", "info", "dbg")
@@ -187,13 +188,10 @@ def formats(root: Path) -> dict[str, tuple[str, set[str], tuple[int, int]]]:
 
 
 def main() -> int:
-    versions = json.loads((KS / "VERSION.json").read_text(encoding="utf-8"))["packages"]
+    trees, used = pinned_trees(GLOBS, PINS)
     rows: dict[str, dict[str, object]] = {}
-    used: dict[str, str] = {}
-    for series in SERIES:
-        source = obtain(series, GLOBS, version=versions.get(f"linux-source-{series}"))
-        used[series] = source.version
-        for fmt, (level, files, where) in formats(source.root).items():
+    for series, root in trees.items():
+        for fmt, (level, files, where) in formats(root).items():
             row = rows.setdefault(fmt, {"level": level, "files": set(), "series": [], "at": where})
             row["files"] |= files  # type: ignore[operator]
             row["series"].append(series)  # type: ignore[attr-defined]

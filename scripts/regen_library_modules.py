@@ -29,7 +29,7 @@ OUT = KS / "library_modules.json"
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from kbuild import OBJ, PARTS, logical_lines  # noqa: E402
-from kernel_source import pinned_trees  # noqa: E402
+from regen_tables import pinned_packages, write_json  # noqa: E402
 
 GLOBS = ("drivers/net/*",)
 _CONFIG_RE = re.compile(r"^(?:menu)?config\s+(\w+)")
@@ -147,7 +147,7 @@ def libraries(root: Path, drivers: dict[str, str]) -> dict[str, dict[str, object
 
 
 def main() -> int:
-    trees, used = pinned_trees(GLOBS, KS / "VERSION.json")
+    trees, used = pinned_packages(GLOBS)
     table = json.loads((KS / "drivers.json").read_text(encoding="utf-8"))["drivers"]
     merged: dict[str, dict[str, object]] = {}
     for series, root in trees.items():
@@ -170,25 +170,21 @@ def main() -> int:
         name: {**row, "users": sorted(row["users"]), "needed_by": sorted(row["needed_by"])}  # type: ignore[call-overload]
         for name, row in sorted(merged.items())
     }
-    OUT.write_text(
-        json.dumps(
-            {
-                "about": (
-                    "Library modules under drivers/net/ (built by a Makefile's obj-$(CONFIG_X) "
-                    "line, holding no driver themselves) and the drivers whose Kconfig symbol "
-                    "selects or depends on theirs (needed_by: through tristate symbols only, so "
-                    "the driver built in forces the library built in); by "
-                    "scripts/regen_library_modules.py. "
-                    "Generated; do not edit."
-                ),
-                "packages": {f"linux-source-{s}": v for s, v in used.items()},
-                "libraries": out,
-            },
-            indent=1,
-            sort_keys=True,
-        )
-        + "\n",
-        encoding="utf-8",
+    write_json(
+        OUT,
+        {
+            "about": (
+                "Library modules under drivers/net/ (built by a Makefile's obj-$(CONFIG_X) "
+                "line, holding no driver themselves) and the drivers whose Kconfig symbol "
+                "selects or depends on theirs (needed_by: through tristate symbols only, so "
+                "the driver built in forces the library built in); by "
+                "scripts/regen_library_modules.py. "
+                "Generated; do not edit."
+            ),
+            "packages": used,
+            "libraries": out,
+        },
+        sort_keys=True,
     )
     print(f"{len(out)} library modules -> {OUT.relative_to(ROOT)}")
     return 0

@@ -21,7 +21,6 @@ found in no source is an error: the table is not written.
 
 from __future__ import annotations
 
-import argparse
 import json
 import re
 import sys
@@ -32,6 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import daemon_source
 from regen_daemon_lines import c_text_at, c_value, enclosing_function
+from regen_tables import check_or_write, check_parser, json_text
 
 ROOT = Path(__file__).resolve().parent.parent
 TABLE = ROOT / "resources" / "catalog" / "linuxptp_lines.json"
@@ -86,23 +86,17 @@ def regenerate(table: dict[str, Any], source: daemon_source.DaemonSource) -> lis
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("--check", action="store_true", help="write nothing; exit 1 on a change")
+    parser = check_parser(__doc__)
     parser.add_argument("--offline", action="store_true", help="use the cached source only")
     args = parser.parse_args(argv)
     before = TABLE.read_text(encoding="utf-8")
     table = json.loads(before)
     [pin] = daemon_source.pins(table)
     problems = regenerate(table, daemon_source.obtain(pin, offline=args.offline))
-    for problem in problems:
-        print(problem, file=sys.stderr)
-    if problems:
-        return 1
-    after = json.dumps(table, indent=1, ensure_ascii=False) + "\n"
-    if args.check:
-        print("up to date" if after == before else "linuxptp_lines.json differs from its source")
-        return 0 if after == before else 1
-    TABLE.write_text(after, encoding="utf-8")
+    after = json_text(table, ensure_ascii=False)
+    checked = check_or_write(TABLE, before, after, args.check, problems)
+    if checked is not None:
+        return checked
     print(f"{len(table['port_formats'])} port formats, {len(table['iface_formats'])} interface")
     return 0
 

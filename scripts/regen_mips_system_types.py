@@ -16,7 +16,6 @@ names.
 
 from __future__ import annotations
 
-import json
 import re
 import sys
 from pathlib import Path
@@ -26,7 +25,7 @@ KS = ROOT / "resources" / "kernel_source"
 OUT = KS / "mips_system_types.json"
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from kernel_source import SERIES, obtain  # noqa: E402
+from regen_tables import add_once, pinned_packages, write_json  # noqa: E402
 
 GLOBS = ("arch/mips/ralink/*", "arch/mips/ath79/*", "arch/mips/kernel/proc.c")
 # sprintf(ath79_sys_type, "fmt", ...) / snprintf(soc_info->sys_type, RAMIPS_SYS_TYPE_LEN, "fmt"
@@ -57,43 +56,33 @@ def formats(text: str) -> list[str]:
 
 
 def main() -> int:
-    versions = json.loads((KS / "VERSION.json").read_text(encoding="utf-8"))["packages"]
+    trees, used = pinned_packages(GLOBS)
     found: dict[str, dict[str, list[str]]] = {}
-    used: dict[str, str] = {}
-    for series in SERIES:
-        source = obtain(series, GLOBS, version=versions.get(f"linux-source-{series}"))
-        used[f"linux-source-{series}"] = source.version
+    for series, root in trees.items():
         for what, (rel, pattern) in _PRINTS.items():
-            if not re.search(pattern, (source.root / rel).read_text(encoding="utf-8")):
+            if not re.search(pattern, (root / rel).read_text(encoding="utf-8")):
                 raise SystemExit(f"{series}: {rel} no longer prints {what!r} that way")
         for folder in ("arch/mips/ralink", "arch/mips/ath79"):
-            for path in sorted((source.root / folder).glob("*.c")):
+            for path in sorted((root / folder).glob("*.c")):
                 for fmt in formats(path.read_text(encoding="utf-8", errors="replace")):
                     row = found.setdefault(fmt, {"files": [], "series": []})
-                    rel = path.relative_to(source.root).as_posix()
-                    if rel not in row["files"]:
-                        row["files"].append(rel)
-                    if series not in row["series"]:
-                        row["series"].append(series)
-    OUT.write_text(
-        json.dumps(
-            {
-                "about": (
-                    "The formats of MIPS get_system_type() strings (arch/mips/ralink, "
-                    "arch/mips/ath79): the word holding %s is the SoC. Printed by ralink "
-                    "prom_init() as 'SoC Type: ', ath79_detect_sys_type() as 'SoC: ' and "
-                    "arch/mips/kernel/proc.c show_cpuinfo() as /proc/cpuinfo's 'system type'; "
-                    "by scripts/regen_mips_system_types.py. Generated; do not edit."
-                ),
-                "packages": used,
-                "printed_as": sorted(_PRINTS),
-                "formats": found,
-            },
-            indent=1,
-            sort_keys=True,
-        )
-        + "\n",
-        encoding="utf-8",
+                    rel = path.relative_to(root).as_posix()
+                    add_once(row, files=rel, series=series)
+    write_json(
+        OUT,
+        {
+            "about": (
+                "The formats of MIPS get_system_type() strings (arch/mips/ralink, "
+                "arch/mips/ath79): the word holding %s is the SoC. Printed by ralink "
+                "prom_init() as 'SoC Type: ', ath79_detect_sys_type() as 'SoC: ' and "
+                "arch/mips/kernel/proc.c show_cpuinfo() as /proc/cpuinfo's 'system type'; "
+                "by scripts/regen_mips_system_types.py. Generated; do not edit."
+            ),
+            "packages": used,
+            "printed_as": sorted(_PRINTS),
+            "formats": found,
+        },
+        sort_keys=True,
     )
     print(f"{len(found)} MIPS system-type formats -> {OUT.relative_to(ROOT)}")
     return 0

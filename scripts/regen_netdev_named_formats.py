@@ -36,6 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from kernel_source import pinned_trees, write_table  # noqa: E402
 from regen_kernel_source import _format_after  # noqa: E402
+from regen_tables import add_once  # noqa: E402
 
 GLOBS = ("drivers/net/*",)
 _DEV_CALLS = r"dev_(?:info|notice|warn|err|crit|alert|emerg)(?:_ratelimited|_once)?"
@@ -149,11 +150,7 @@ def table(trees: dict[str, Path]) -> dict[str, dict[str, object]]:
                 path.read_text(encoding="utf-8", errors="replace"), calls
             ).items():
                 entry = found.setdefault(fmt, {"name_at": at, "files": [], "series": []})
-                for key, value in (("files", rel), ("series", series)):
-                    values = entry[key]
-                    assert isinstance(values, list)
-                    if value not in values:
-                        values.append(value)
+                add_once(entry, files=rel, series=series)
     return dict(sorted(found.items()))
 
 

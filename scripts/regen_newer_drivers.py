@@ -33,6 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from kernel_source import NEWER, SERIES, obtain  # noqa: E402
 from regen_kernel_source import _defines, _drivers, _hex4  # noqa: E402
+from regen_tables import write_json  # noqa: E402
 
 GLOBS = ("drivers/net/*", "drivers/staging/*", "include/linux/pci_ids.h", "include/linux/usb/*")
 # Headers whose macros an ID table uses (r8152.c's USB_DEVICE(VENDOR_ID_TRENDNET, 0xe02c):
@@ -132,19 +133,15 @@ def generate(
 
 def main() -> int:
     body, versions = generate()
-    OUT.write_text(
-        json.dumps(
-            {
-                "script": "scripts/regen_newer_drivers.py",
-                "packages": versions,
-                "paths": list(GLOBS),
-                **body,
-            },
-            indent=1,
-            sort_keys=True,
-        )
-        + "\n",
-        encoding="utf-8",
+    write_json(
+        OUT,
+        {
+            "script": "scripts/regen_newer_drivers.py",
+            "packages": versions,
+            "paths": list(GLOBS),
+            **body,
+        },
+        sort_keys=True,
     )
     drivers, ids = body.get("drivers", {}), body.get("ids", {})
     assert isinstance(drivers, dict) and isinstance(ids, dict)

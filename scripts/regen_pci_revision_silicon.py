@@ -17,7 +17,6 @@ resources/kernel_source/VERSION.json names; a row both series do not agree on is
 
 from __future__ import annotations
 
-import json
 import re
 import sys
 from pathlib import Path
@@ -27,7 +26,7 @@ KS = ROOT / "resources" / "kernel_source"
 OUT = KS / "pci_revision_silicon.json"
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from kernel_source import pinned_trees  # noqa: E402
+from regen_tables import pinned_packages, write_json  # noqa: E402
 
 ATLANTIC = "drivers/net/ethernet/aquantia/atlantic"
 GLOBS = (f"*{ATLANTIC}/*",)
@@ -68,15 +67,15 @@ def table(trees: dict[str, Path]) -> dict[str, dict[str, dict[str, str]]]:
 
 
 def main() -> int:
-    trees, used = pinned_trees(GLOBS, KS / "VERSION.json")
+    trees, used = pinned_packages(GLOBS)
     drivers = table(trees)
     out = {
         "source": f"{ATLANTIC}/aq_pci_func.c hw_atl_boards[] (aq_pci_probe_get_hw_by_id)",
-        "packages": {f"linux-source-{s}": v for s, v in used.items()},
+        "packages": used,
         "script": "scripts/regen_pci_revision_silicon.py",
         "drivers": drivers,
     }
-    OUT.write_text(json.dumps(out, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    write_json(OUT, out, sort_keys=True)
     print(f"{OUT.relative_to(ROOT)}: {sum(len(r) for r in drivers['atlantic'].values())} revisions")
     return 0
 

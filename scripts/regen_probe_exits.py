@@ -36,7 +36,7 @@ KS = ROOT / "resources" / "kernel_source"
 OUT = KS / "probe_exits.json"
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from kernel_source import SERIES, obtain, write_table  # noqa: E402
+from kernel_source import write_table  # noqa: E402
 from regen_kernel_source import (  # noqa: E402
     _CALL_RE,
     _CALLS,
@@ -50,6 +50,7 @@ from regen_kernel_source import (  # noqa: E402
     _network_sources,
     _words,
 )
+from regen_tables import pinned_packages  # noqa: E402
 
 GLOBS = ("drivers/net/*", "drivers/staging/*")
 _PROBE_RE = re.compile(r"\.probe\s*=\s*(\w+)\s*,")
@@ -294,14 +295,8 @@ def build(roots: dict[str, Path], known: set[str]) -> tuple[dict[str, list[str]]
 
 
 def main() -> int:
-    versions = json.loads((KS / "VERSION.json").read_text(encoding="utf-8"))["packages"]
     known = set(json.loads((KS / "drivers.json").read_text(encoding="utf-8"))["drivers"])
-    used: dict[str, str] = {}
-    roots: dict[str, Path] = {}
-    for series in SERIES:
-        source = obtain(series, GLOBS, version=versions.get(f"linux-source-{series}"))
-        used[f"linux-source-{series}"] = source.version
-        roots[series] = source.root
+    roots, used = pinned_packages(GLOBS)
     probes, lines = build(roots, known)
     write_table(
         OUT,

@@ -25,7 +25,6 @@ for a VPD id, one word. Read from Debian's linux-source-6.1 and 6.12.
 
 from __future__ import annotations
 
-import json
 import re
 import sys
 from pathlib import Path
@@ -35,7 +34,8 @@ KS = ROOT / "resources" / "kernel_source"
 OUT = KS / "probe_names.json"
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from kernel_source import SERIES, obtain  # noqa: E402
+from kernel_source import pinned_trees  # noqa: E402
+from regen_tables import PINS, write_json  # noqa: E402
 
 ETH = "drivers/net/ethernet"
 GLOBS = (f"{ETH}/broadcom/*", f"{ETH}/emulex/*", f"{ETH}/chelsio/*")
@@ -120,13 +120,10 @@ def read(root: Path) -> dict[str, set[str] | None]:
 
 
 def main() -> int:
-    versions = json.loads((KS / "VERSION.json").read_text(encoding="utf-8"))["packages"]
+    trees, used = pinned_trees(GLOBS, PINS)
     drivers: dict[str, dict[str, object]] = {}
-    used: dict[str, str] = {}
-    for series in SERIES:
-        source = obtain(series, GLOBS, version=versions.get(f"linux-source-{series}"))
-        used[series] = source.version
-        for driver, found in read(source.root).items():
+    for series, root in trees.items():
+        for driver, found in read(root).items():
             files, fmt, where, _how = ROWS[driver]
             row = drivers.setdefault(
                 driver,
@@ -148,7 +145,7 @@ def main() -> int:
         "linux_source": used,
         "drivers": drivers,
     }
-    OUT.write_text(json.dumps(table, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    write_json(OUT, table, ensure_ascii=False)
     counts = {d: len(r["names"] or {}) for d, r in drivers.items()}
     print(f"{counts} -> {OUT.relative_to(ROOT)}")
     return 0

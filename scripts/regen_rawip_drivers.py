@@ -29,6 +29,7 @@ OUT = KS / "rawip_drivers.json"
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from kernel_source import pinned_trees, write_table  # noqa: E402
+from regen_tables import add_once  # noqa: E402
 
 GLOBS = ("drivers/net/*",)
 _COMMENT_RE = re.compile(r"/\*.*?\*/|//[^\n]*", re.S)
@@ -66,11 +67,7 @@ def build(trees: dict[str, Path], drivers: dict[str, dict[str, object]]) -> dict
             if (name := owner(rel, files)) is None:
                 continue  # rmnet_vnd.c: a virtual device of rtnl_link_ops, no driver of the table
             entry = found.setdefault(name, {"files": [], "series": []})
-            for key, value in (("files", rel), ("series", series)):
-                listed = entry[key]
-                assert isinstance(listed, list)
-                if value not in listed:
-                    listed.append(value)
+            add_once(entry, files=rel, series=series)
     return {name: found[name] for name in sorted(found)}
 
 

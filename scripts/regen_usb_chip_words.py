@@ -17,7 +17,6 @@ versions resources/kernel_source/VERSION.json names. Generated; do not edit.
 
 from __future__ import annotations
 
-import json
 import re
 import sys
 from pathlib import Path
@@ -27,7 +26,7 @@ KS = ROOT / "resources" / "kernel_source"
 OUT = KS / "usb_chip_words.json"
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from kernel_source import pinned_trees  # noqa: E402
+from regen_tables import pinned_packages, write_json  # noqa: E402
 
 GLOBS = ("drivers/net/usb/*",)
 _DEFINE_RE = re.compile(r"^#define\s+(\w+)\s+\(?\s*(0x[0-9a-fA-F]{1,4})\s*\)?\s*$", re.M)
@@ -111,7 +110,7 @@ def table(trees: dict[str, Path]) -> dict[str, object]:
 
 
 def main() -> int:
-    trees, used = pinned_trees(GLOBS, KS / "VERSION.json")
+    trees, used = pinned_packages(GLOBS)
     found = table(trees)
     out = {
         "about": (
@@ -120,10 +119,10 @@ def main() -> int:
             " function). By scripts/regen_usb_chip_words.py; read by"
             " tests/unit/test_catalog_usb_generations.py. Generated; do not edit."
         ),
-        "linux-source": {f"linux-source-{s}": v for s, v in used.items()},
+        "linux-source": used,
         **found,
     }
-    OUT.write_text(json.dumps(out, indent=1, sort_keys=False) + "\n", encoding="utf-8")
+    write_json(OUT, out, sort_keys=False)
     print(f"{OUT.relative_to(ROOT).as_posix()}: {len(found['ids'])} IDs")  # type: ignore[arg-type]
     return 0
 

@@ -24,7 +24,7 @@ KS = ROOT / "resources" / "kernel_source"
 OUT = KS / "usb_probe_resets.json"
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from kernel_source import SERIES, obtain  # noqa: E402
+from regen_tables import pinned_packages, write_json  # noqa: E402
 
 # drivers.json's USB drivers, staging's among them (vt6656, gdm724x ...): read from the folders
 # this asks for, not from whatever another caller extracted into the shared cache
@@ -63,16 +63,13 @@ def probe_reset(text: str) -> str | None:
 
 
 def main() -> int:
-    versions = json.loads((KS / "VERSION.json").read_text(encoding="utf-8"))["packages"]
+    trees, used = pinned_packages(GLOBS)
     drivers = json.loads((KS / "drivers.json").read_text(encoding="utf-8"))["drivers"]
     usb = {n: d for n, d in drivers.items() if "usb" in d.get("buses", ())}
     found: dict[str, dict[str, object]] = {}
-    used: dict[str, str] = {}
-    for series in SERIES:
-        source = obtain(series, GLOBS, version=versions.get(f"linux-source-{series}"))
-        used[f"linux-source-{series}"] = source.version
+    for series, root in trees.items():
         for name, info in sorted(usb.items()):
-            path = source.root / str(info["file"])
+            path = root / str(info["file"])
             if series not in info.get("series", ()) or not path.is_file():
                 continue
             function = probe_reset(path.read_text(encoding="utf-8", errors="replace"))
@@ -81,21 +78,17 @@ def main() -> int:
                     name, {"file": info["file"], "function": function, "series": []}
                 )
                 row["series"].append(series)  # type: ignore[attr-defined]
-    OUT.write_text(
-        json.dumps(
-            {
-                "about": (
-                    "USB network drivers whose probe resets the device (usb_reset_device), by "
-                    "scripts/regen_usb_probe_resets.py. Generated; do not edit."
-                ),
-                "packages": used,
-                "drivers": found,
-            },
-            indent=1,
-            sort_keys=True,
-        )
-        + "\n",
-        encoding="utf-8",
+    write_json(
+        OUT,
+        {
+            "about": (
+                "USB network drivers whose probe resets the device (usb_reset_device), by "
+                "scripts/regen_usb_probe_resets.py. Generated; do not edit."
+            ),
+            "packages": used,
+            "drivers": found,
+        },
+        sort_keys=True,
     )
     print(f"{len(found)} of {len(usb)} USB drivers reset on probe -> {OUT.relative_to(ROOT)}")
     return 0

@@ -16,7 +16,6 @@ the versions resources/kernel_source/VERSION.json names.
 
 from __future__ import annotations
 
-import json
 import re
 import sys
 from pathlib import Path
@@ -26,7 +25,7 @@ KS = ROOT / "resources" / "kernel_source"
 OUT = KS / "usbnet_descriptions.json"
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from kernel_source import SERIES, obtain  # noqa: E402
+from regen_tables import add_once, pinned_packages, write_json  # noqa: E402
 
 GLOBS = ("drivers/net/usb/*",)
 # `static const struct driver_info smsc95xx_info = {` ... `};`
@@ -47,41 +46,31 @@ def descriptions(text: str) -> dict[str, str]:
 
 
 def main() -> int:
-    versions = json.loads((KS / "VERSION.json").read_text(encoding="utf-8"))["packages"]
+    trees, used = pinned_packages(GLOBS)
     found: dict[str, dict[str, list[str]]] = {}
-    used: dict[str, str] = {}
-    for series in SERIES:
-        source = obtain(series, GLOBS, version=versions.get(f"linux-source-{series}"))
-        used[f"linux-source-{series}"] = source.version
-        usbnet = (source.root / "drivers/net/usb/usbnet.c").read_text(encoding="utf-8")
+    for series, root in trees.items():
+        usbnet = (root / "drivers/net/usb/usbnet.c").read_text(encoding="utf-8")
         if not _WRITES_RE.search(usbnet):
             raise SystemExit(f"{series}: usbnet_get_drvinfo no longer writes the description")
-        for path in sorted((source.root / "drivers/net/usb").glob("*.c")):
+        for path in sorted((root / "drivers/net/usb").glob("*.c")):
             text = path.read_text(encoding="utf-8", errors="replace")
             for desc in descriptions(text).values():
                 row = found.setdefault(desc, {"files": [], "series": []})
-                rel = path.relative_to(source.root).as_posix()
-                if rel not in row["files"]:
-                    row["files"].append(rel)
-                if series not in row["series"]:
-                    row["series"].append(series)
-    OUT.write_text(
-        json.dumps(
-            {
-                "about": (
-                    "The description of every usbnet mini-driver's struct driver_info, which "
-                    "usbnet_get_drvinfo (drivers/net/usb/usbnet.c) writes as ethtool -i's "
-                    "firmware-version; by scripts/regen_usbnet_descriptions.py. Generated; do "
-                    "not edit."
-                ),
-                "packages": used,
-                "descriptions": found,
-            },
-            indent=1,
-            sort_keys=True,
-        )
-        + "\n",
-        encoding="utf-8",
+                rel = path.relative_to(root).as_posix()
+                add_once(row, files=rel, series=series)
+    write_json(
+        OUT,
+        {
+            "about": (
+                "The description of every usbnet mini-driver's struct driver_info, which "
+                "usbnet_get_drvinfo (drivers/net/usb/usbnet.c) writes as ethtool -i's "
+                "firmware-version; by scripts/regen_usbnet_descriptions.py. Generated; do "
+                "not edit."
+            ),
+            "packages": used,
+            "descriptions": found,
+        },
+        sort_keys=True,
     )
     print(f"{len(found)} usbnet driver_info descriptions -> {OUT.relative_to(ROOT)}")
     return 0

@@ -14,7 +14,6 @@ and 6.12: each model once, with the series and the first file (by path) that nam
 
 from __future__ import annotations
 
-import json
 import re
 import sys
 from pathlib import Path
@@ -25,6 +24,7 @@ OUT = KS / "vendor_chips.json"
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from kernel_source import pinned_trees  # noqa: E402
+from regen_tables import write_json  # noqa: E402
 
 GLOBS = ("drivers/net/*", "drivers/staging/*")
 DIRS = {
@@ -90,7 +90,7 @@ def main() -> int:
         "linux-source": used,
         "models": table,
     }
-    OUT.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    write_json(OUT, data)
     print(f"{sum(map(len, table.values()))} chip models -> {OUT.relative_to(ROOT)}")
     return 0
 

@@ -46,6 +46,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from kernel_source import NEWER, obtain, pinned_trees  # noqa: E402
 from regen_kernel_source import _format_after  # noqa: E402
+from regen_tables import write_json  # noqa: E402
 
 GLOBS = ("drivers/net/wireless/*",)
 TOP = "drivers/net/wireless"
@@ -311,7 +312,7 @@ def main() -> int:
             series: driver_revisions(root, drivers) for series, root in trees.items()
         },
     }
-    OUT.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    write_json(OUT, data)
     print(f"{len(rows)} wiphy formats name a chip -> {OUT.relative_to(ROOT)}")
     return 0
 

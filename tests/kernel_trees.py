@@ -8,10 +8,13 @@ import json
 import sys
 from collections.abc import Iterable, Sequence
 from pathlib import Path
+from typing import Any
 
 from sbctune.resources import resource_root
 
 SCRIPTS = Path(__file__).resolve().parents[1] / "scripts"
+# the generated tables and VERSION.json (their pins), as the source tests read them
+KERNEL_SOURCE = Path(__file__).resolve().parents[1] / "resources" / "kernel_source"
 if str(SCRIPTS) not in sys.path:
     sys.path.insert(0, str(SCRIPTS))
 
@@ -37,3 +40,13 @@ def kernel_trees(
         list(series) if series is not None else [n.removeprefix("linux-source-") for n in versions]
     )
     return {s: obtain(s, globs, version=versions[f"linux-source-{s}"]).root for s in wanted}
+
+
+def shipped_table(name: str) -> Any:
+    """A generated table of resources/kernel_source as shipped (JSON)."""
+    return json.loads((KERNEL_SOURCE / name).read_text(encoding="utf-8"))
+
+
+def shipped_rows(name: str) -> list[str]:
+    """A generated TSV table of resources/kernel_source as shipped: its lines after the header."""
+    return (KERNEL_SOURCE / name).read_text(encoding="utf-8").splitlines()[1:]

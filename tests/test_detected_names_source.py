@@ -4,21 +4,16 @@ the names scripts/regen_detected_names.py reads from the pinned Debian linux-sou
 
 from __future__ import annotations
 
-import json
-import sys
-from pathlib import Path
+from tests.kernel_trees import kernel_trees, shipped_table
 
-ROOT = Path(__file__).resolve().parent.parent
-KS = ROOT / "resources" / "kernel_source"
-sys.path.insert(0, str(ROOT / "scripts"))
-
-import kernel_source  # noqa: E402
-import regen_detected_names  # noqa: E402
+# isort: split
+# (scripts/, on the path once tests.kernel_trees is imported)
+import regen_detected_names
 
 
 def test_the_detected_names_are_what_the_source_generates() -> None:
-    trees, _ = kernel_source.pinned_trees(regen_detected_names.GLOBS, KS / "VERSION.json")
-    shipped = json.loads((KS / "detected_names.json").read_text(encoding="utf-8"))
+    trees = kernel_trees(regen_detected_names.GLOBS)
+    shipped = shipped_table("detected_names.json")
     row = shipped["drivers"]["iwlwifi"]
     for series, root in trees.items():
         names = regen_detected_names.names(root)

@@ -5,29 +5,26 @@ linux-source-6.1 and -6.12 once, as tests/test_name_tables_source.py does."""
 
 from __future__ import annotations
 
-import json
-import sys
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
-KS = ROOT / "resources" / "kernel_source"
-sys.path.insert(0, str(ROOT / "scripts"))
+from tests.kernel_trees import kernel_trees, shipped_table
 
-import kernel_source  # noqa: E402
-import regen_kernel_source  # noqa: E402
-from firmware_macros import declared_by_macros, firmware_macros  # noqa: E402
+# isort: split
+# (scripts/, on the path once tests.kernel_trees is imported)
+import regen_kernel_source
+from firmware_macros import declared_by_macros, firmware_macros
 
 
 @pytest.fixture(scope="module")
 def trees() -> dict[str, Path]:
-    roots, _ = kernel_source.pinned_trees(regen_kernel_source.GLOBS, KS / "VERSION.json")
+    roots = kernel_trees(regen_kernel_source.GLOBS)
     return roots
 
 
 def test_the_firmware_files_are_what_the_source_declares(trees: dict[str, Path]) -> None:
-    shipped = json.loads((KS / "drivers.json").read_text(encoding="utf-8"))["firmware"]
+    shipped = shipped_table("drivers.json")["firmware"]
     generated: dict[str, set[str]] = {}
     for root in trees.values():
         for wanted, names in regen_kernel_source._drivers(root)[2].items():

@@ -6,29 +6,26 @@ the trees once, as tests/test_name_tables_source.py does."""
 
 from __future__ import annotations
 
-import json
-import sys
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
-KS = ROOT / "resources" / "kernel_source"
-sys.path.insert(0, str(ROOT / "scripts"))
+from tests.kernel_trees import kernel_trees, shipped_table
 
-import kernel_source  # noqa: E402
-import regen_gadget_ether  # noqa: E402
-import regen_netdev_templates  # noqa: E402
+# isort: split
+# (scripts/, on the path once tests.kernel_trees is imported)
+import regen_gadget_ether
+import regen_netdev_templates
 
 
 @pytest.fixture(scope="module")
 def trees() -> dict[str, Path]:
-    roots, _ = kernel_source.pinned_trees(regen_gadget_ether.GLOBS, KS / "VERSION.json")
+    roots = kernel_trees(regen_gadget_ether.GLOBS)
     return roots
 
 
 def test_the_gadget_ether_table_is_what_the_source_generates(trees: dict[str, Path]) -> None:
-    shipped = json.loads((KS / "gadget_ether.json").read_text(encoding="utf-8"))["series"]
+    shipped = shipped_table("gadget_ether.json")["series"]
     generated = {s: regen_gadget_ether.series_facts(root) for s, root in sorted(trees.items())}
     assert shipped == generated
     # 6.1 names the interface first and prints "HOST MAC" nowhere else; 6.12's INFO() is
@@ -44,7 +41,7 @@ def test_the_gadget_ether_table_is_what_the_source_generates(trees: dict[str, Pa
 def test_the_one_driver_name_templates_are_what_the_source_generates(
     trees: dict[str, Path],
 ) -> None:
-    shipped = json.loads((KS / "netdev_name_templates.json").read_text(encoding="utf-8"))
+    shipped = shipped_table("netdev_name_templates.json")
     generated = regen_netdev_templates.one_driver(trees)
     assert shipped["templates"] == generated
     assert generated["bnep"]["files"] == ["net/bluetooth/bnep/core.c"]

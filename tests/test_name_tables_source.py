@@ -5,29 +5,26 @@ Debian source. Fetches linux-source-6.1 and -6.12 once, as tests/test_driver_cap
 
 from __future__ import annotations
 
-import json
-import sys
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
-KS = ROOT / "resources" / "kernel_source"
-sys.path.insert(0, str(ROOT / "scripts"))
+from tests.kernel_trees import kernel_trees, shipped_rows, shipped_table
 
-import kernel_source  # noqa: E402
-import regen_of_node_formats  # noqa: E402
-import regen_wifi_ifnames  # noqa: E402
+# isort: split
+# (scripts/, on the path once tests.kernel_trees is imported)
+import regen_of_node_formats
+import regen_wifi_ifnames
 
 
 @pytest.fixture(scope="module")
 def trees() -> dict[str, Path]:
-    roots, _ = kernel_source.pinned_trees(("drivers/net/*",), KS / "VERSION.json")
+    roots = kernel_trees(("drivers/net/*",))
     return roots
 
 
 def test_the_of_node_formats_are_what_the_source_generates(trees: dict[str, Path]) -> None:
-    shipped = (KS / "of_node_formats.tsv").read_text(encoding="utf-8").splitlines()[1:]
+    shipped = shipped_rows("of_node_formats.tsv")
     generated = regen_of_node_formats.table_lines(trees)
     assert shipped == generated
     emac = "EMAC\tinfo\t6.1,6.12\tdrivers/net/ethernet/ibm/emac/core.c\t%s: EMAC-%d %pOF, MAC %pM"
@@ -35,7 +32,7 @@ def test_the_of_node_formats_are_what_the_source_generates(trees: dict[str, Path
 
 
 def test_the_wifi_name_templates_are_what_the_source_generates(trees: dict[str, Path]) -> None:
-    shipped = json.loads((KS / "wifi_ifname_templates.json").read_text(encoding="utf-8"))
+    shipped = shipped_table("wifi_ifname_templates.json")
     generated = regen_wifi_ifnames.wifi_only(trees)
     assert shipped["templates"] == generated
     assert generated["mlan"]["files"] == ["drivers/net/wireless/marvell/mwifiex/main.c"]

@@ -4,29 +4,27 @@ linux-source-6.1 and -6.12 once, as tests/test_name_tables_source.py does."""
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
-KS = ROOT / "resources" / "kernel_source"
-sys.path.insert(0, str(ROOT / "scripts"))
+from tests.kernel_trees import kernel_trees, shipped_rows
 
-import kernel_source  # noqa: E402
-import regen_netdev_info_formats  # noqa: E402
+# isort: split
+# (scripts/, on the path once tests.kernel_trees is imported)
+import regen_netdev_info_formats
 
 
 @pytest.fixture(scope="module")
 def trees() -> dict[str, Path]:
-    roots, _ = kernel_source.pinned_trees(regen_netdev_info_formats.GLOBS, KS / "VERSION.json")
+    roots = kernel_trees(regen_netdev_info_formats.GLOBS)
     return roots
 
 
 def test_the_interface_info_formats_are_what_the_source_generates(
     trees: dict[str, Path],
 ) -> None:
-    shipped = (KS / "netdev_info_formats.tsv").read_text(encoding="utf-8").splitlines()[1:]
+    shipped = shipped_rows("netdev_info_formats.tsv")
     generated = regen_netdev_info_formats.table_lines(trees)
     assert shipped == generated
     ag71xx = (

@@ -5,20 +5,16 @@ the rows the gaps28 bundles rely on, read in the source's own words."""
 
 from __future__ import annotations
 
-import json
-import sys
-from pathlib import Path
+from tests.kernel_trees import kernel_trees, shipped_table
 
-ROOT = Path(__file__).resolve().parent.parent
-KS = ROOT / "resources" / "kernel_source"
-sys.path.insert(0, str(ROOT / "scripts"))
-
-import kernel_source  # noqa: E402
-import regen_newer_drivers  # noqa: E402
+# isort: split
+# (scripts/, on the path once tests.kernel_trees is imported)
+import kernel_source
+import regen_newer_drivers
 
 
 def _shipped() -> dict[str, object]:
-    return json.loads((KS / "newer_drivers.json").read_text(encoding="utf-8"))
+    return shipped_table("newer_drivers.json")
 
 
 def test_the_newer_driver_table_is_what_the_source_generates() -> None:
@@ -36,7 +32,7 @@ def test_the_rows_the_corpus_relies_on_are_in_7_2_and_not_in_6_12() -> None:
     newer = kernel_source.obtain(
         "7.2", regen_newer_drivers.GLOBS, version=pins["linux-source-7.2"]
     ).root
-    trees, _ = kernel_source.pinned_trees(regen_newer_drivers.GLOBS, KS / "VERSION.json")
+    trees = kernel_trees(regen_newer_drivers.GLOBS)
     rows = {
         "drivers/net/wireless/realtek/rtw88/rtw8821au.c": (
             "USB_DEVICE_AND_INTERFACE_INFO(0x2357, 0x0120"

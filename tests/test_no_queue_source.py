@@ -4,19 +4,14 @@ what scripts/regen_no_queue_drivers.py generates from the pinned Debian linux-so
 
 from __future__ import annotations
 
-import json
-import sys
-from pathlib import Path
+from tests.kernel_trees import kernel_trees, shipped_table
 
-ROOT = Path(__file__).resolve().parent.parent
-KS = ROOT / "resources" / "kernel_source"
-sys.path.insert(0, str(ROOT / "scripts"))
-
-import kernel_source  # noqa: E402
-import regen_no_queue_drivers  # noqa: E402
+# isort: split
+# (scripts/, on the path once tests.kernel_trees is imported)
+import regen_no_queue_drivers
 
 
 def test_the_no_queue_table_is_what_the_source_generates() -> None:
-    trees, _ = kernel_source.pinned_trees(regen_no_queue_drivers.GLOBS, KS / "VERSION.json")
-    shipped = json.loads((KS / "no_queue_drivers.json").read_text(encoding="utf-8"))
+    trees = kernel_trees(regen_no_queue_drivers.GLOBS)
+    shipped = shipped_table("no_queue_drivers.json")
     assert shipped["files"] == regen_no_queue_drivers.table(trees)

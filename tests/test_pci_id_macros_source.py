@@ -4,19 +4,14 @@ what scripts/regen_pci_id_macros.py generates from the pinned Debian linux-sourc
 
 from __future__ import annotations
 
-import json
-import sys
-from pathlib import Path
+from tests.kernel_trees import kernel_trees, shipped_table
 
-ROOT = Path(__file__).resolve().parent.parent
-KS = ROOT / "resources" / "kernel_source"
-sys.path.insert(0, str(ROOT / "scripts"))
-
-import kernel_source  # noqa: E402
-import regen_pci_id_macros  # noqa: E402
+# isort: split
+# (scripts/, on the path once tests.kernel_trees is imported)
+import regen_pci_id_macros
 
 
 def test_the_pci_id_macro_table_is_what_the_source_generates() -> None:
-    trees, _ = kernel_source.pinned_trees(regen_pci_id_macros.GLOBS, KS / "VERSION.json")
-    shipped = json.loads((KS / "pci_id_macros.json").read_text(encoding="utf-8"))
+    trees = kernel_trees(regen_pci_id_macros.GLOBS)
+    shipped = shipped_table("pci_id_macros.json")
     assert shipped["dirs"] == regen_pci_id_macros.table(trees)

@@ -4,21 +4,16 @@ as tests/test_name_tables_source.py does."""
 
 from __future__ import annotations
 
-import json
-import sys
-from pathlib import Path
+from tests.kernel_trees import kernel_trees, pinned_packages, shipped_table
 
-ROOT = Path(__file__).resolve().parent.parent
-KS = ROOT / "resources" / "kernel_source"
-sys.path.insert(0, str(ROOT / "scripts"))
-
-import kernel_source  # noqa: E402
-import regen_pci_revision_silicon  # noqa: E402
+# isort: split
+# (scripts/, on the path once tests.kernel_trees is imported)
+import regen_pci_revision_silicon
 
 
 def test_the_revision_table_is_what_the_source_generates() -> None:
-    trees, used = kernel_source.pinned_trees(regen_pci_revision_silicon.GLOBS, KS / "VERSION.json")
-    shipped = json.loads((KS / "pci_revision_silicon.json").read_text(encoding="utf-8"))
+    trees = kernel_trees(regen_pci_revision_silicon.GLOBS)
+    shipped = shipped_table("pci_revision_silicon.json")
     assert shipped["drivers"] == regen_pci_revision_silicon.table(trees)
-    assert shipped["packages"] == {f"linux-source-{s}": v for s, v in used.items()}
+    assert shipped["packages"] == pinned_packages()
     assert shipped["drivers"]["atlantic"]["1d6a:d107"] == {"01": "A0", "02": "B0"}

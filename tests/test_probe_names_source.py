@@ -5,21 +5,16 @@ each printed in its driver's probe format in that series."""
 
 from __future__ import annotations
 
-import json
-import sys
-from pathlib import Path
+from tests.kernel_trees import kernel_trees, shipped_table
 
-ROOT = Path(__file__).resolve().parent.parent
-KS = ROOT / "resources" / "kernel_source"
-sys.path.insert(0, str(ROOT / "scripts"))
-
-import kernel_source  # noqa: E402
-import regen_probe_names  # noqa: E402
+# isort: split
+# (scripts/, on the path once tests.kernel_trees is imported)
+import regen_probe_names
 
 
 def test_the_probe_names_are_what_the_source_generates() -> None:
-    trees, _ = kernel_source.pinned_trees(regen_probe_names.GLOBS, KS / "VERSION.json")
-    shipped = json.loads((KS / "probe_names.json").read_text(encoding="utf-8"))["drivers"]
+    trees = kernel_trees(regen_probe_names.GLOBS)
+    shipped = shipped_table("probe_names.json")["drivers"]
     for series, root in trees.items():
         read = regen_probe_names.read(root)
         assert set(read) == {d for d, row in shipped.items() if series in row["series"]}, series

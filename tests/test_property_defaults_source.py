@@ -4,21 +4,16 @@ linux-source-6.1 and -6.12 (fetched once, as tests/test_name_tables_source.py do
 
 from __future__ import annotations
 
-import json
-import sys
-from pathlib import Path
+from tests.kernel_trees import kernel_trees, shipped_table
 
-ROOT = Path(__file__).resolve().parent.parent
-KS = ROOT / "resources" / "kernel_source"
-sys.path.insert(0, str(ROOT / "scripts"))
-
-import kernel_source  # noqa: E402
-import regen_property_defaults  # noqa: E402
+# isort: split
+# (scripts/, on the path once tests.kernel_trees is imported)
+import regen_property_defaults
 
 
 def test_the_property_default_table_is_what_the_source_generates() -> None:
-    trees, _ = kernel_source.pinned_trees(regen_property_defaults.GLOBS, KS / "VERSION.json")
-    shipped = json.loads((KS / "property_defaults.json").read_text(encoding="utf-8"))
+    trees = kernel_trees(regen_property_defaults.GLOBS)
+    shipped = shipped_table("property_defaults.json")
     assert shipped["defaults"] == regen_property_defaults.table(trees)
 
 

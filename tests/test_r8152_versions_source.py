@@ -4,28 +4,23 @@ what scripts/regen_r8152_versions.py generates from the pinned Debian linux-sour
 
 from __future__ import annotations
 
-import json
-import sys
-from pathlib import Path
+from tests.kernel_trees import kernel_trees, shipped_table
 
-ROOT = Path(__file__).resolve().parent.parent
-KS = ROOT / "resources" / "kernel_source"
-sys.path.insert(0, str(ROOT / "scripts"))
-
-import kernel_source  # noqa: E402
-import regen_r8152_versions  # noqa: E402
+# isort: split
+# (scripts/, on the path once tests.kernel_trees is imported)
+import regen_r8152_versions
 
 
 def test_the_r8152_version_table_is_what_the_source_generates() -> None:
-    trees, _ = kernel_source.pinned_trees(regen_r8152_versions.GLOBS, KS / "VERSION.json")
-    shipped = json.loads((KS / "r8152_versions.json").read_text(encoding="utf-8"))
+    trees = kernel_trees(regen_r8152_versions.GLOBS)
+    shipped = shipped_table("r8152_versions.json")
     assert shipped["versions"] == regen_r8152_versions.table(trees)
 
 
 def test_the_codes_the_inventory_reads_name_their_families() -> None:
     """0x6010 is RTL_VER_09 (r8153b_init) in both series; the RTL8156B's codes run r8156b_init;
     RTL_TEST_01 (0x7010) runs no family and is left out."""
-    versions = json.loads((KS / "r8152_versions.json").read_text(encoding="utf-8"))["versions"]
+    versions = shipped_table("r8152_versions.json")["versions"]
     assert versions["0x6010"] == {
         "chip": "RTL8153B",
         "init": "r8153b_init",

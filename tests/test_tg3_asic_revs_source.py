@@ -4,28 +4,23 @@ what scripts/regen_tg3_asic_revs.py generates from the pinned Debian linux-sourc
 
 from __future__ import annotations
 
-import json
-import sys
-from pathlib import Path
+from tests.kernel_trees import kernel_trees, shipped_table
 
-ROOT = Path(__file__).resolve().parent.parent
-KS = ROOT / "resources" / "kernel_source"
-sys.path.insert(0, str(ROOT / "scripts"))
-
-import kernel_source  # noqa: E402
-import regen_tg3_asic_revs  # noqa: E402
+# isort: split
+# (scripts/, on the path once tests.kernel_trees is imported)
+import regen_tg3_asic_revs
 
 
 def test_the_tg3_asic_table_is_what_the_source_generates() -> None:
-    trees, _ = kernel_source.pinned_trees(regen_tg3_asic_revs.GLOBS, KS / "VERSION.json")
-    shipped = json.loads((KS / "tg3_asic_revs.json").read_text(encoding="utf-8"))
+    trees = kernel_trees(regen_tg3_asic_revs.GLOBS)
+    shipped = shipped_table("tg3_asic_revs.json")
     assert (shipped["shift"], shipped["revs"]) == regen_tg3_asic_revs.table(trees)
 
 
 def test_the_revisions_the_inventory_reads_name_their_asics() -> None:
     """0x5719 is ASIC_REV_5719 and 0x57785 ASIC_REV_57765 (the id is not the name) in both
     series; ASIC_REV_USE_PROD_ID_REG (0x0f), a marker, names no chip."""
-    table = json.loads((KS / "tg3_asic_revs.json").read_text(encoding="utf-8"))
+    table = shipped_table("tg3_asic_revs.json")
     assert table["shift"] == 12
     assert table["revs"]["0x5719"] == {"asic": "5719", "chip": "BCM5719", "series": ["6.1", "6.12"]}
     assert table["revs"]["0x57785"]["asic"] == "57765"

@@ -5,28 +5,26 @@ tests/test_netdev_info_formats_source.py does."""
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
-KS = ROOT / "resources" / "kernel_source"
-sys.path.insert(0, str(ROOT / "scripts"))
+from tests.kernel_trees import kernel_trees, shipped_rows
 
-import kernel_source  # noqa: E402
-import regen_of_node_formats  # noqa: E402
-import regen_tx_timeout_formats  # noqa: E402
+# isort: split
+# (scripts/, on the path once tests.kernel_trees is imported)
+import regen_of_node_formats
+import regen_tx_timeout_formats
 
 
 @pytest.fixture(scope="module")
 def trees() -> dict[str, Path]:
-    roots, _ = kernel_source.pinned_trees(regen_tx_timeout_formats.GLOBS, KS / "VERSION.json")
+    roots = kernel_trees(regen_tx_timeout_formats.GLOBS)
     return roots
 
 
 def test_the_handler_formats_are_what_the_source_generates(trees: dict[str, Path]) -> None:
-    shipped = (KS / "tx_timeout_formats.tsv").read_text(encoding="utf-8").splitlines()[1:]
+    shipped = shipped_rows("tx_timeout_formats.tsv")
     generated = regen_of_node_formats.series_rows(
         {s: regen_tx_timeout_formats.handler_formats(root) for s, root in trees.items()}
     )

@@ -5,26 +5,21 @@ as tests/test_pci_revision_source.py does."""
 
 from __future__ import annotations
 
-import json
-import sys
-from pathlib import Path
-
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
-KS = ROOT / "resources" / "kernel_source"
-sys.path.insert(0, str(ROOT / "scripts"))
+from tests.kernel_trees import kernel_trees, pinned_packages, shipped_table
 
-import kernel_source  # noqa: E402
-import regen_usb_chip_words  # noqa: E402
+# isort: split
+# (scripts/, on the path once tests.kernel_trees is imported)
+import regen_usb_chip_words
 
 
 @pytest.mark.posix_only("obtains Debian's kernel source with apt-get and dpkg")
 def test_the_usb_chip_words_are_what_the_source_generates() -> None:
-    trees, used = kernel_source.pinned_trees(regen_usb_chip_words.GLOBS, KS / "VERSION.json")
-    shipped = json.loads((KS / "usb_chip_words.json").read_text(encoding="utf-8"))
+    trees = kernel_trees(regen_usb_chip_words.GLOBS)
+    shipped = shipped_table("usb_chip_words.json")
     assert {"ids": shipped["ids"], "models": shipped["models"]} == regen_usb_chip_words.table(trees)
-    assert shipped["linux-source"] == {f"linux-source-{s}": v for s, v in used.items()}
+    assert shipped["linux-source"] == pinned_packages()
     lan7850 = shipped["models"]["LAN7850"]
     assert (lan7850["function"], lan7850["says"]) == (
         "lan78xx_init_ltm",

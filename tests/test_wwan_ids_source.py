@@ -5,27 +5,22 @@ usb_serial_driver .driver.name, is the name the USB serial core prints a port's 
 
 from __future__ import annotations
 
-import json
-import sys
-from pathlib import Path
+from tests.kernel_trees import kernel_trees, shipped_table
 
-ROOT = Path(__file__).resolve().parent.parent
-KS = ROOT / "resources" / "kernel_source"
-sys.path.insert(0, str(ROOT / "scripts"))
-
-import kernel_source  # noqa: E402
-import regen_wwan_ids  # noqa: E402
+# isort: split
+# (scripts/, on the path once tests.kernel_trees is imported)
+import regen_wwan_ids
 
 
 def test_the_wwan_table_is_what_the_source_generates() -> None:
-    trees, _ = kernel_source.pinned_trees(regen_wwan_ids.GLOBS, KS / "VERSION.json")
-    shipped = json.loads((KS / "wwan_usb_ids.json").read_text(encoding="utf-8"))
+    trees = kernel_trees(regen_wwan_ids.GLOBS)
+    shipped = shipped_table("wwan_usb_ids.json")
     assert shipped["ids"] == regen_wwan_ids.build(trees)
     assert shipped["serial_drivers"] == regen_wwan_ids.serial_drivers(trees)
 
 
 def test_the_modem_port_names_are_the_serial_drivers_own() -> None:
-    serial = json.loads((KS / "wwan_usb_ids.json").read_text(encoding="utf-8"))["serial_drivers"]
+    serial = shipped_table("wwan_usb_ids.json")["serial_drivers"]
     assert serial["option1"] == {
         "module": "option",
         "description": "GSM modem (1-port)",

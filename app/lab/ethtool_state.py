@@ -23,6 +23,7 @@ from sbctune.inventory.bundle import Bundle
 from sbctune.lab import (
     fake_ethtool,
     fake_ethtool_dispatch,
+    fake_ethtool_shown,
     fake_ethtool_tables,
     irq_model,
     usb_path,
@@ -37,6 +38,7 @@ from sbctune.lab.ethtool_table_drvinfo import bus_info_from_parent, driver_info
 from sbctune.lab.ethtool_table_eee import eee_within_link_modes
 from sbctune.lab.ethtool_table_queues import channels_state, driver_queues, queue_pairs
 from sbctune.lab.fake_ethtool_irqs import HELD_FILE
+from sbctune.lab.fake_ethtool_shown import shown_name
 from sbctune.lab.fake_ethtool_tables import LEGACY, RING_PARAMS
 from sbctune.lab.link_state import link_state
 from sbctune.lab.overlay import fake_script
@@ -346,7 +348,7 @@ def front_text(model: Path, fallback: Path, shown: Path, interfaces: list[str]) 
         "esac",
         'case "$1" in',
         *(
-            f"  {_pattern(names)}) entry={shlex.quote(fake_ethtool.shown_name(option, ''))} ;;"
+            f"  {_pattern(names)}) entry={shlex.quote(shown_name(option, ''))} ;;"
             for option, names in reads.items()
         ),
         f'  {_pattern(sets)}) exec "$model" "$@" ;;',
@@ -354,10 +356,10 @@ def front_text(model: Path, fallback: Path, shown: Path, interfaces: list[str]) 
         "esac",
         'answer="$shown/$entry$2"',
         '[ "$#" -eq 2 ] && [ -r "$answer" ] && read -r code < "$answer" || exec "$model" "$@"',
-        f'[ "$code" = {fake_ethtool.CAPTURE} ] && exec "$fallback" "$@"',
+        f'[ "$code" = {fake_ethtool_shown.CAPTURE} ] && exec "$fallback" "$@"',
         # a driver's own answer the table cannot give (its register dump, its clock): the
         # model, which leaves a line the profile captured to the capture script
-        f'[ "$code" = {fake_ethtool.MODEL} ] && exec "$model" "$@"',
+        f'[ "$code" = {fake_ethtool_shown.MODEL} ] && exec "$model" "$@"',
         'if [ "$code" = 0 ]; then { read -r _; cat; } < "$answer"',
         'else { read -r _; cat >&2; } < "$answer"; fi',
         'exit "$code"',
@@ -425,7 +427,7 @@ def install(profile: LabProfile, lab_dir: Path, bin_dir: Path) -> bool:
     else:
         fallback.write_text(fake_script("ethtool", []), encoding="utf-8")
     os.chmod(fallback, 0o755)  # noqa: S103 - the lab user runs it
-    shown = folder / fake_ethtool.SHOWN_DIR
+    shown = folder / fake_ethtool_shown.SHOWN_DIR
     # Empty until the lab's init runs the model in the lab's namespaces (nsinit.first_answers):
     # answers read the NIC's live carrier, speed and MTU from sysfs, and this process sees the
     # host's (a host eth0 at speed -1 hid `-a`'s negotiated lines until the first set). Until

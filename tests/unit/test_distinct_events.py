@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from sbctune.inventory.log_sightings import from_dmesg
 from sbctune.inventory.parsers import dmesg
 from sbctune.inventory.parsers.dmesg import DmesgEvent, parse_dmesg
+from tests.captured_dmesg import captured_logs
 from tests.unit.log_sightings_reference import reference_from_dmesg
 
 _CAPTURES = Path(__file__).resolve().parents[1] / "captures"
@@ -114,9 +115,8 @@ def test_the_sightings_are_the_per_line_loops(picks: list[int], clocks: str) -> 
 
 def test_every_captured_log_reads_as_the_per_line_loop() -> None:
     """Every real log of tests/captures/dmesg: the same sightings."""
-    for path in sorted((_CAPTURES / "dmesg").glob("*.txt")):
-        result, _ = parse_dmesg(path.read_text(encoding="utf-8", errors="replace"))
-        assert from_dmesg(result) == reference_from_dmesg(result), path.name
+    for name, result in captured_logs():
+        assert from_dmesg(result) == reference_from_dmesg(result), name
 
 
 def test_events_a_caller_gave_are_read_by_kind_and_message() -> None:
@@ -142,8 +142,7 @@ def test_the_wiphy_watcher_makes_only_the_events_it_reads() -> None:
     the columns and makes its event only when a wiphy line reads it; on the code before it
     made one per driver kept at every catch-up (~50 x the drivers). The same sightings."""
     per_driver: dict[str, str] = {}
-    for path in sorted((_CAPTURES / "dmesg").glob("*.txt"))[:200]:
-        log, _ = parse_dmesg(path.read_text(encoding="utf-8", errors="replace"))
+    for _name, log in captured_logs(200):
         for event in log.events:
             if event.kind == "device" and event.device and event.driver not in (None, "usb"):
                 per_driver.setdefault(event.driver, event.text)

@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 
 from sbctune.inventory.model import Board, Inventory, Nic
-from sbctune.lab import fake_ethtool
+from sbctune.lab import fake_ethtool_shown
 from sbctune.remote import batch
 from sbctune.remote.batch import StepResult
 from sbctune.tuning import catalog, down_nic, driver_caps, persist_gaps
@@ -123,18 +123,18 @@ def test_r8169_has_no_phy_for_link_settings_while_down(tmp_path: Path) -> None:
 @pytest.mark.skipif(getattr(os, "geteuid", lambda: -1)() != 0, reason="the shown files are root's")
 def test_the_read_cache_drops_only_the_reads_that_follow_iff_up(tmp_path: Path) -> None:
     state = lab_state(tmp_path, "bcmgenet", "", "6.12")
-    folder = tmp_path / fake_ethtool.SHOWN_DIR
+    folder = tmp_path / fake_ethtool_shown.SHOWN_DIR
     folder.mkdir()
-    fake_ethtool.write_shown(state, json.loads(Path(state).read_text(encoding="utf-8")))
+    fake_ethtool_shown.write_shown(state, json.loads(Path(state).read_text(encoding="utf-8")))
 
     def entry(option: str) -> str:
-        return (folder / fake_ethtool.shown_name(option, "eth0")).read_text(encoding="utf-8")
+        return (folder / fake_ethtool_shown.shown_name(option, "eth0")).read_text(encoding="utf-8")
 
     # bcmgenet_get_eee: ENODEV without the PHY bcmgenet_close disconnected: the model answers
-    assert entry("--show-eee").splitlines()[0] == fake_ethtool.MODEL
+    assert entry("--show-eee").splitlines()[0] == fake_ethtool_shown.MODEL
     # its features and rings do not depend on IFF_UP: a `cat`, not a Python start
     assert entry("-k").splitlines()[0] == "0"
-    assert entry("-g").splitlines()[0] != fake_ethtool.MODEL
+    assert entry("-g").splitlines()[0] != fake_ethtool_shown.MODEL
 
 
 # ------------------------------------------- row 3: the planner on a down NIC (app/tuning/down_nic)

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from sbctune.inventory.model import Board, Inventory, Nic
-from sbctune.lab import fake_ethtool
+from sbctune.lab import fake_ethtool_shown
 from sbctune.remote import batch
 from sbctune.remote.batch import StepResult
 from sbctune.tuning import catalog, driver_caps
@@ -30,9 +30,13 @@ def _carrier(path: str, up: bool) -> None:
 def _front(path: str, option: str) -> str:
     """What the lab's shell front (ethtool_state.front_text) prints for `ethtool OPTION eth0`:
     the shown file's answer, or the model's where the file says so."""
-    shown = Path(path).parent / fake_ethtool.SHOWN_DIR / fake_ethtool.shown_name(option, "eth0")
+    shown = (
+        Path(path).parent
+        / fake_ethtool_shown.SHOWN_DIR
+        / fake_ethtool_shown.shown_name(option, "eth0")
+    )
     code, _, body = shown.read_text(encoding="utf-8").partition("\n")
-    if code in (fake_ethtool.MODEL, fake_ethtool.CAPTURE):
+    if code in (fake_ethtool_shown.MODEL, fake_ethtool_shown.CAPTURE):
         return ethtool(path, option, "eth0")[0]
     return body
 
@@ -48,9 +52,9 @@ def test_r8169_pause_shown_after_lab_up_is_the_links_resolution(
     where the interface has no carrier, and the first `ethtool -a` of a fresh r8169 lab said
     RX off, TX off until a `-A` rewrote it."""
     path = lab_state(tmp_path, "r8169", "RTL8125B", kernel)
-    (tmp_path / fake_ethtool.SHOWN_DIR).mkdir()
+    (tmp_path / fake_ethtool_shown.SHOWN_DIR).mkdir()
     _carrier(path, False)  # the install: no carrier where it runs
-    fake_ethtool.write_shown(path, json.loads(Path(path).read_text(encoding="utf-8")))
+    fake_ethtool_shown.write_shown(path, json.loads(Path(path).read_text(encoding="utf-8")))
     _carrier(path, True)  # the lab's link, as the Pi's user reads it
     out = _front(path, "-a")
     assert "RX:\t\ton\nTX:\t\ton\n" in out

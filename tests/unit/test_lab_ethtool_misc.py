@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from sbctune.lab import fake_ethtool, load_profile
+from sbctune.lab import fake_ethtool, fake_ethtool_shown, load_profile
 from sbctune.lab.ethtool_state import interface_state
 from sbctune.lab.ethtool_table import driver_queues
 
@@ -109,9 +109,9 @@ def test_extra_arguments_answer_from_the_drivers_ops(tmp_path: Path) -> None:
 
 def test_the_shown_answers_follow_the_same_rules(tmp_path: Path) -> None:
     iface = interface_state("bcmgenet", EMPTY, "eth0", "", "", (5, 1))
-    assert fake_ethtool.shown_entry("-T", "eth0", iface) == fake_ethtool.MODEL + "\n"
-    assert fake_ethtool.shown_entry("-d", "eth0", iface).startswith("74\nCannot get register")
-    assert fake_ethtool.shown_entry("-n", "eth0", iface) == (
+    assert fake_ethtool_shown.shown_entry("-T", "eth0", iface) == fake_ethtool_shown.MODEL + "\n"
+    assert fake_ethtool_shown.shown_entry("-d", "eth0", iface).startswith("74\nCannot get register")
+    assert fake_ethtool_shown.shown_entry("-n", "eth0", iface) == (
         "0\n1 RX rings available\nTotal 0 rules\n\n")  # fmt: skip
 
 

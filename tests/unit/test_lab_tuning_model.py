@@ -18,6 +18,7 @@ from sbctune.lab import (
     ProfileError,
     effects,
     fake_ethtool,
+    fake_ethtool_shown,
     fake_ethtool_tables,
     load_profile,
     profile,
@@ -338,15 +339,17 @@ def test_the_shell_front_answers_every_read_as_the_model_does(tmp_path: Path) ->
     state_path = tmp_path / "state.json"
     state = build_state(load_profile("pi4-rtl8153"))
     state_path.write_text(json.dumps(state), encoding="utf-8")
-    (tmp_path / fake_ethtool.SHOWN_DIR).mkdir()
-    fake_ethtool.write_shown(str(state_path), state)
+    (tmp_path / fake_ethtool_shown.SHOWN_DIR).mkdir()
+    fake_ethtool_shown.write_shown(str(state_path), state)
     fallback = tmp_path / "captured"
     fallback.write_text('#!/bin/sh\necho "captured $*"\n', encoding="utf-8")
     model = tmp_path / "model"
     model.write_text(script_text(sys.executable, state_path, fallback), encoding="utf-8")
     front = tmp_path / "ethtool"
     front.write_text(
-        front_text(model, fallback, tmp_path / fake_ethtool.SHOWN_DIR, sorted(state["interfaces"])),
+        front_text(
+            model, fallback, tmp_path / fake_ethtool_shown.SHOWN_DIR, sorted(state["interfaces"])
+        ),
         encoding="utf-8",
     )
     for script in (fallback, model, front):

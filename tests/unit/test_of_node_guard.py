@@ -4,15 +4,11 @@ an interface whose device it does not name cost a table match that could find no
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from sbctune.catalog import of_node_formats
-from sbctune.catalog.kernel_messages import KernelMessage, MessageTable
-from sbctune.inventory.parsers.dmesg import parse_dmesg
-
-CAPTURES = Path(__file__).resolve().parents[1] / "captures"
+from tests.captured_dmesg import captured_logs
+from tests.table_matches import counted_matches
 
 
 def _reference(text: str) -> str | None:
@@ -28,16 +24,7 @@ def _reference(text: str) -> str | None:
 
 
 def test_a_line_without_a_path_is_not_matched(monkeypatch: pytest.MonkeyPatch) -> None:
-    asked: list[str] = []
-    table = of_node_formats._table()
-    plain = MessageTable.match
-
-    def counting(self: MessageTable, text: str) -> KernelMessage | None:
-        if self is table:
-            asked.append(text)
-        return plain(self, text)
-
-    monkeypatch.setattr(MessageTable, "match", counting)
+    asked = counted_matches(monkeypatch, of_node_formats._table())
     lines = [f"eth0: EMAC-{n} registered, MAC 00:01:73:01:23:41" for n in range(30)]
     assert [of_node_formats.of_node_named(line) for line in lines] == [None] * 30
     assert asked == []  # 30 matches before
@@ -49,10 +36,8 @@ def test_a_line_without_a_path_is_not_matched(monkeypatch: pytest.MonkeyPatch) -
 def test_the_same_node_as_matching_every_line() -> None:
     """Every line of the captured logs, and each of the table's formats filled in."""
     texts: list[str] = []
-    for path in sorted((CAPTURES / "dmesg").glob("*.txt"))[:400]:
-        parsed, _warnings = parse_dmesg(path.read_text(encoding="utf-8", errors="replace"))
-        if parsed is not None:
-            texts += [e.text for e in parsed.events]
+    for _name, parsed in captured_logs(400):
+        texts += [e.text for e in parsed.events]
     for rows in of_node_formats._table()._by_word.values():
         for row in rows:
             fmt = row.split("\t", 3)[-1]

@@ -4,15 +4,13 @@ exits, ~1 500 distinct ones on the bench log, each cost a table match that found
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from sbctune.catalog import probe_exits
-from sbctune.catalog.kernel_messages import KernelMessage, MessageTable
-from sbctune.inventory.parsers.dmesg import parse_dmesg
+from sbctune.catalog.kernel_messages import KernelMessage
+from tests.captured_dmesg import captured_logs
+from tests.table_matches import counted_matches
 
-CAPTURES = Path(__file__).resolve().parents[1] / "captures"
 # corpus/pi2_rtw88_150_rtw8821cu_probe_ebusy_uname (000-dmesg.txt line 7): rtw_usb_probe()'s exit
 EXIT = "rtw_8821cu 1-1.4:1.0: failed to setup chip information"
 
@@ -30,17 +28,7 @@ def _reference(driver: str | None, text: str) -> KernelMessage | None:
 @pytest.fixture()
 def matches(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The texts the probe-exit table was asked to match."""
-    asked: list[str] = []
-    table = probe_exits._table()[0]
-    plain = MessageTable.match
-
-    def counting(self: MessageTable, text: str) -> KernelMessage | None:
-        if self is table:
-            asked.append(text)
-        return plain(self, text)
-
-    monkeypatch.setattr(MessageTable, "match", counting)
-    return asked
+    return counted_matches(monkeypatch, probe_exits._table()[0])
 
 
 def test_a_drivers_line_without_its_needles_is_not_matched(matches: list[str]) -> None:
@@ -58,10 +46,8 @@ def test_the_same_answer_as_matching_every_line() -> None:
     filled, under each driver whose probe prints it and one that does not."""
     table, probes, drivers = probe_exits._table()
     pairs: list[tuple[str | None, str]] = []
-    for path in sorted((CAPTURES / "dmesg").glob("*.txt"))[:400]:
-        parsed, _warnings = parse_dmesg(path.read_text(encoding="utf-8", errors="replace"))
-        if parsed is not None:
-            pairs += [(e.driver, e.text) for e in parsed.events if e.driver in drivers]
+    for _name, parsed in captured_logs(400):
+        pairs += [(e.driver, e.text) for e in parsed.events if e.driver in drivers]
     for word, rows in table._by_word.items():
         for row in rows[:3]:
             fmt = row.split("\t", 3)[-1]

@@ -4,7 +4,6 @@ each distinct counted message of a long log was read twice: link flaps, resets, 
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -12,8 +11,8 @@ import pytest
 from sbctune.inventory import log_sightings
 from sbctune.inventory.parsers.dmesg import DmesgEvent, parse_dmesg
 from sbctune.inventory.sightings import Sighting
+from tests.captured_dmesg import captured_texts
 
-CAPTURES = Path(__file__).resolve().parents[1] / "captures"
 # real counted lines (tests/captures/dmesg: ac2100_openwrt_guide_6_mtk_flapping's kind of link
 # lines, ds220_bbqq_177's resets; test_distinct_events' pool), each said 20 times
 _LINES = [
@@ -57,10 +56,7 @@ def _as_read(found: list[Sighting]) -> list[Any]:
 def test_the_same_sightings_as_reading_the_repeat_again(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every captured log and the lines above: the sightings of the template read from the
     first repeat (as before) and from the first reading are the same."""
-    logs = [_text()] + [
-        path.read_text(encoding="utf-8", errors="replace")
-        for path in sorted((CAPTURES / "dmesg").glob("*.txt"))
-    ]
+    logs = [_text()] + [text for _name, text in captured_texts()]
     parsed = [parse_dmesg(text)[0] for text in logs]
     now = [_as_read(log_sightings.from_dmesg(p)) for p in parsed]
     first = log_sightings._Reading.first
