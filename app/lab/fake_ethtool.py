@@ -262,6 +262,8 @@ class AfterSet(NamedTuple):
     bounce: bool = False
     # how long the link stays down (the profile's [lab] link_down_seconds; 0: up at once)
     down_seconds: float = 0.0
+    # the folder the lab's shaper takes carrier drops from (bounce_link)
+    requests: str = ""
 
 
 # The one ethtool the lab is (SOURCE.md: Debian's 1:6.1-1, Raspberry Pi OS bookworm's), as its
@@ -374,7 +376,8 @@ def _answer_set(
     ):
         irqs = None
     down = float(state.get("link_down_seconds") or 0) if bounce else 0.0
-    return ("", [], 0), AfterSet(queues, irqs, speed, bounce, down)
+    requests = str(state.get("carrier_requests") or "")
+    return ("", [], 0), AfterSet(queues, irqs, speed, bounce, down, requests)
 
 
 def _after_set(ifname: str, after: AfterSet, state_path: str) -> None:
@@ -388,7 +391,7 @@ def _after_set(ifname: str, after: AfterSet, state_path: str) -> None:
         with contextlib.suppress(OSError, ValueError), locked_state(state_path, False) as now:
             write_shown(state_path, now)  # answers that read the speed (r8169's LPI timer)
     if after.bounce:
-        bounce_link(ifname, after.down_seconds)
+        bounce_link(ifname, after.down_seconds, after.requests)
 
 
 # The options the model answers for an interface it holds, each to its handler.
@@ -478,9 +481,10 @@ def mtu_link_dropped(state_path: str, ifname: str) -> int:
         changed = jumbo_clear(dev.get("pause") or {})
         bounce = changed and bool(state.get("bounce_links")) and iface_up(ifname, dev)
         down = float(state.get("link_down_seconds") or 0)
+        requests = str(state.get("carrier_requests") or "")
         write_shown(state_path, state)
     if bounce:
-        bounce_link(ifname, down)
+        bounce_link(ifname, down, requests)
     return 0
 
 

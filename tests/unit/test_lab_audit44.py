@@ -1,0 +1,181 @@
+"""Audit 44 (resources/tuning/driver_caps_audit44.md): MTU and link settings.
+
+Row 1: a driver's restart keeps the interface administratively up and drops only its carrier.
+None of the 13 drivers calls dev_close for one: macb_set_ringparam, aq_set_ringparam and
+stmmac_change_mtu call their own ndo_stop/ndo_open, igb/igc_change_mtu igb_down/igb_up (and
+igc_down/igc_up), r8169's rtl_jumbo_config and every renegotiation phy_start_aneg or
+mii_nway_restart. So while the link is away `ip link` shows UP, NO-CARRIER, and the ethtool ops
+that refuse a down interface (r8169's phy_ethtool_get_link_ksettings: ENODEV once
+rtl8169_close disconnected the PHY; bcmgenet_get_link_ksettings: EINVAL without
+netif_running) still answer. The lab set the interface down and up (`ip link set dev eth1
+down`): for link_down_seconds it showed no UP flag and `ethtool eth1` on an r8169 said "No such
+device". Now the lab's shaper on the host takes the veth's host end down instead
+(sbctune.lab.carrier_drop), which drops this end's carrier only.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from sbctune.lab import carrier_drop, fake_ethtool_driver
+
+
+class FakeLink:
+    """A veth pair as sysfs shows it: the Pi's end's carrier follows the host end's flag."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.pi = root / "eth1"
+        self.host = root / "sbct1n0"
+        for end in (self.pi, self.host):
+            end.mkdir(parents=True)
+        (self.pi / "carrier").write_text("1\n")
+        (self.pi / "carrier_changes").write_text("2\n")
+        (self.host / "flags").write_text("0x1003\n")
+        self.ran: list[list[str]] = []
+
+    def run(self, args: list[str]) -> None:  # the host's `ip`, as the shaper runs it
+        self.ran.append(args)
+        up = args[-1] == "up"
+        (self.host / "flags").write_text("0x1003\n" if up else "0x1002\n")
+        (self.pi / "carrier").write_text("1\n" if up else "0\n")
+        changes = int((self.pi / "carrier_changes").read_text()) + 1
+        (self.pi / "carrier_changes").write_text(f"{changes}\n")
+
+
+@pytest.fixture
+def link(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> FakeLink:
+    fake = FakeLink(tmp_path / "net")
+    monkeypatch.setattr(fake_ethtool_driver, "SYSFS_NET", str(fake.root))
+    return fake
+
+
+@pytest.fixture
+def pi_commands(monkeypatch: pytest.MonkeyPatch) -> list[list[str]]:
+    """What the fake ethtool runs on the Pi's side (`ip link set dev eth1 down` before)."""
+    import subprocess
+
+    ran: list[list[str]] = []
+
+    def record(args: list[str], *a: Any, **k: Any) -> None:
+        ran.append([str(x) for x in args])
+
+    monkeypatch.setattr(subprocess, "run", record)
+    monkeypatch.setattr(subprocess, "Popen", record)
+    return ran
+
+
+def test_a_restart_drops_the_carrier_and_keeps_the_interface_up(
+    link: FakeLink, pi_commands: list[list[str]], tmp_path: Path
+) -> None:
+    requests = tmp_path / "carrier"
+    requests.mkdir()
+    shaper = carrier_drop.CarrierDrops(requests, {"eth1": "sbct1n0"}, link.run, str(link.root))
+    stop = threading.Event()
+
+    def serve() -> None:  # the host's shaper, polling as the controller does
+        clock = 0.0
+        while not stop.is_set():
+            shaper.poll(clock)
+            stop.wait(0.01)
+
+    thread = threading.Thread(target=serve)
+    thread.start()
+    try:
+        fake_ethtool_driver.bounce_link("eth1", 2.5, str(requests))
+    finally:
+        stop.set()
+        thread.join(timeout=10)
+    # the Pi's side never set its interface down: no `ip link set dev eth1 down`
+    assert not any("down" in c for c in pi_commands), pi_commands
+    assert link.ran == [["link", "set", "dev", "sbct1n0", "down"]]
+    assert (link.pi / "carrier").read_text().strip() == "0"
+    assert shaper.pending == {"sbct1n0": 2.5}  # back after the profile's link_down_seconds
+    shaper.poll(2.5)
+    assert link.ran[-1] == ["link", "set", "dev", "sbct1n0", "up"]
+    assert (link.pi / "carrier").read_text().strip() == "1" and not shaper.pending
+    assert list(requests.iterdir()) == []
+
+
+def test_without_a_shaper_the_lab_still_bounces_by_setting_the_interface_down(
+    link: FakeLink, pi_commands: list[list[str]], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A lab whose shaper is gone: the old bounce, and no request left behind for later."""
+    import time
+
+    requests = tmp_path / "carrier"
+    requests.mkdir()
+    monkeypatch.setattr(time, "sleep", lambda s: None)  # the 150 polls, by count
+    monkeypatch.setattr("shutil.which", lambda *a, **k: "/usr/sbin/ip")
+    fake_ethtool_driver.bounce_link("eth1", 0.0, str(requests))
+    assert pi_commands[0] == ["/usr/sbin/ip", "link", "set", "dev", "eth1", "down"]
+    assert list(requests.iterdir()) == []
+
+
+def test_a_nic_without_carrier_has_no_link_to_drop(
+    link: FakeLink, pi_commands: list[list[str]], tmp_path: Path
+) -> None:
+    (link.pi / "carrier").write_text("0\n")  # no partner (the host end down: a pulled cable)
+    requests = tmp_path / "carrier"
+    requests.mkdir()
+    fake_ethtool_driver.bounce_link("eth1", 2.0, str(requests))
+    assert pi_commands == [] and list(requests.iterdir()) == []
+
+
+def test_the_shaper_reads_requests_as_untrusted_text(link: FakeLink, tmp_path: Path) -> None:
+    requests = tmp_path / "carrier"
+    requests.mkdir()
+    (requests / "eth9").write_text("2\n")  # not a lab interface
+    (requests / "eth1").write_text("1e9\n")  # not a number of seconds it takes
+    shaper = carrier_drop.CarrierDrops(requests, {"eth1": "sbct1n0"}, link.run, str(link.root))
+    shaper.poll(0.0)
+    assert link.ran == [] and list(requests.iterdir()) == []
+
+
+def test_the_shaper_leaves_a_host_end_someone_else_set_down(
+    link: FakeLink, tmp_path: Path
+) -> None:
+    """A test's pulled cable (audit 22: the host end set down) is not plugged back in."""
+    (link.host / "flags").write_text("0x1002\n")
+    requests = tmp_path / "carrier"
+    requests.mkdir()
+    (requests / "eth1").write_text("2\n")
+    shaper = carrier_drop.CarrierDrops(requests, {"eth1": "sbct1n0"}, link.run, str(link.root))
+    shaper.poll(0.0)
+    shaper.poll(5.0)
+    shaper.release()
+    assert link.ran == []
+
+
+def test_the_shaper_brings_back_what_it_holds_when_it_stops(
+    link: FakeLink, tmp_path: Path
+) -> None:
+    requests = tmp_path / "carrier"
+    requests.mkdir()
+    (requests / "eth1").write_text("10\n")
+    shaper = carrier_drop.CarrierDrops(requests, {"eth1": "sbct1n0"}, link.run, str(link.root))
+    shaper.poll(0.0)
+    shaper.release()
+    assert link.ran == [
+        ["link", "set", "dev", "sbct1n0", "down"],
+        ["link", "set", "dev", "sbct1n0", "up"],
+    ]
+
+
+def test_a_lab_state_names_the_folder_its_shaper_watches(tmp_path: Path) -> None:
+    from sbctune.lab import ethtool_state
+    from sbctune.lab.profile import load_profile
+    from tests.lab_profiles import find_profile
+
+    profile = load_profile(find_profile("cm4-rtl8125b-r8169"))
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    assert ethtool_state.install(profile, tmp_path, bin_dir)
+    data = json.loads((tmp_path / ethtool_state.STATE_FILE).read_text())
+    assert data["carrier_requests"] == str(tmp_path / carrier_drop.FOLDER)
+    assert (tmp_path / carrier_drop.FOLDER).is_dir()
