@@ -84,15 +84,15 @@ class CarrierDrops:
                 continue  # still being written (the fake ethtool renames it when done)
             seconds = _seconds(entry)
             entry.unlink(missing_ok=True)
-            host = self.host_veths.get(entry.name)
-            if host is None or seconds is None:
+            end = self.host_veths.get(entry.name)
+            if end is None or seconds is None:
                 continue
-            due = now + max(seconds, MIN_SECONDS)
-            if host in self.pending:  # a second restart while the link is away
-                self.pending[host] = max(self.pending[host], due)
-            elif _is_up(host, self.sysfs):  # an end set down by someone else stays so
-                self.run(["link", "set", "dev", host, "down"])
-                self.pending[host] = due
+            back = now + max(seconds, MIN_SECONDS)
+            if end in self.pending:  # a second restart while the link is away
+                self.pending[end] = max(self.pending[end], back)
+            elif _is_up(end, self.sysfs):  # an end set down by someone else stays so
+                self.run(["link", "set", "dev", end, "down"])
+                self.pending[end] = back
 
     def release(self) -> None:
         """The shaper stops: every end it holds down comes back."""

@@ -137,9 +137,7 @@ def test_the_shaper_reads_requests_as_untrusted_text(link: FakeLink, tmp_path: P
     assert link.ran == [] and list(requests.iterdir()) == []
 
 
-def test_the_shaper_leaves_a_host_end_someone_else_set_down(
-    link: FakeLink, tmp_path: Path
-) -> None:
+def test_the_shaper_leaves_a_host_end_someone_else_set_down(link: FakeLink, tmp_path: Path) -> None:
     """A test's pulled cable (audit 22: the host end set down) is not plugged back in."""
     (link.host / "flags").write_text("0x1002\n")
     requests = tmp_path / "carrier"
@@ -152,9 +150,7 @@ def test_the_shaper_leaves_a_host_end_someone_else_set_down(
     assert link.ran == []
 
 
-def test_the_shaper_brings_back_what_it_holds_when_it_stops(
-    link: FakeLink, tmp_path: Path
-) -> None:
+def test_the_shaper_brings_back_what_it_holds_when_it_stops(link: FakeLink, tmp_path: Path) -> None:
     requests = tmp_path / "carrier"
     requests.mkdir()
     (requests / "eth1").write_text("10\n")
