@@ -11,6 +11,9 @@ netif_running) still answer. The lab set the interface down and up (`ip link set
 down`): for link_down_seconds it showed no UP flag and `ethtool eth1` on an r8169 said "No such
 device". Now the lab's shaper on the host takes the veth's host end down instead
 (sbctune.lab.carrier_drop), which drops this end's carrier only.
+
+Row 2: the jumbo frames advice on a driver whose ndo_fix_features drops offloads above an MTU
+(r8169) says so, from the table's `mtu_drops_features`, as the tuning step's plan did.
 """
 
 from __future__ import annotations
@@ -175,3 +178,45 @@ def test_a_lab_state_names_the_folder_its_shaper_watches(tmp_path: Path) -> None
     data = json.loads((tmp_path / ethtool_state.STATE_FILE).read_text())
     assert data["carrier_requests"] == str(tmp_path / carrier_drop.FOLDER)
     assert (tmp_path / carrier_drop.FOLDER).is_dir()
+
+
+# Row 2: the jumbo frames advice and the offloads a driver drops with it.
+
+JUMBO = "Use jumbo frames (MTU 9000) if the whole path supports them"
+
+
+def _jumbo_words(driver: str, chip: str, bus: str = "pci") -> str:
+    """The jumbo recommendation's text for a NIC measured at its gigabit wire's limit."""
+    import datetime as dt
+
+    from sbctune.advice import advise
+    from sbctune.catalog import load_catalog
+    from sbctune.history.records import RunRecord, TestRecord
+    from sbctune.inventory.model import Board, Inventory, Nic
+
+    nic = Nic("eth1", driver=driver, chip=chip, bus=bus, link_speed_mbps=1000, mtu=1500)
+    inventory = Inventory(board=Board(catalog_id="cm4"), nics=[nic])
+    run = RunRecord(
+        1, dt.datetime(2026, 12, 2, tzinfo=dt.timezone.utc), "quick", nic="eth1", id=1,
+        complete=True,
+        tests=[TestRecord(direction=d, mode="half", mean_mbps=940.0)
+               for d in ("pi_to_pc", "pc_to_pi")],
+    )  # fmt: skip
+    advice = advise(inventory, [run], load_catalog())
+    found = [r for r in advice.recommendations if r.title == JUMBO]
+    assert found, [r.title for r in advice.recommendations]
+    return found[0].detail
+
+
+def test_jumbo_advice_on_r8169_says_the_offloads_it_turns_off() -> None:
+    """rtl8169_fix_features (r8169_main.c 6.1 line 1551, 6.12 1688, 7.2 1812): above 1500 every
+    chip after the PCI RTL8169 loses TX checksum offload and TSO; the tuning step said so, the
+    advice that sends the user there promised the framing's gain alone."""
+    words = _jumbo_words("r8169", "Realtek RTL8125/RTL8125B")
+    assert "an MTU above 1500 also turns TX checksum offload and TSO off" in words, words
+    assert "r8169_main.c: rtl8169_fix_features" in words, words
+
+
+def test_jumbo_advice_on_igb_names_no_offload_cost() -> None:
+    words = _jumbo_words("igb", "Intel 82580")
+    assert "also turns" not in words, words
