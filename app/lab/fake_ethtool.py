@@ -331,14 +331,27 @@ def _answer(option: str, ifname: str, rest: list[str], state_path: str) -> Answe
     """The modelled answer under the state's lock, then what a set leaves to do."""
     # Non-root callers never write: the setters refuse them (EPERM) before changing anything.
     write = (option in SET or option == "-K") and os.geteuid() == 0
+    held: dict[str, Any] = {}
     try:
         with locked_state(state_path, write) as state:
+            held = state
             dev = state["interfaces"][ifname]
             answer, after = HANDLERS[option](option, ifname, rest, dev, state)
     except Failure as failure:
+        if failure.bounces and write:  # the driver dropped the link, then refused
+            _refused_bounce(ifname, held)
         return "", failure.lines, failure.code
     _after_set(ifname, after, state_path)
     return answer
+
+
+def _refused_bounce(ifname: str, state: dict[str, Any]) -> None:
+    """A refused set whose driver dropped the link first (lan78xx_set_link_ksettings on 6.1 and
+    6.12: BMCR_LOOPBACK after phylib's EINVAL): the bounce, inside a lab, of a running NIC."""
+    dev = state.get("interfaces", {}).get(ifname) or {}
+    if state.get("bounce_links") and iface_up(ifname, dev):
+        down = float(state.get("link_down_seconds") or 0)
+        bounce_link(ifname, down, str(state.get("carrier_requests") or ""))
 
 
 def _answer_read(

@@ -26,6 +26,7 @@ from typing import Any
 import pytest
 
 from sbctune.lab import carrier_drop, fake_ethtool_driver
+from tests import fake_ethtool_support as fake_support
 
 
 class FakeLink:
@@ -220,3 +221,47 @@ def test_jumbo_advice_on_r8169_says_the_offloads_it_turns_off() -> None:
 def test_jumbo_advice_on_igb_names_no_offload_cost() -> None:
     words = _jumbo_words("igb", "Intel 82580")
     assert "also turns" not in words, words
+
+
+# Row 5: lan78xx's forced link settings drop the link even where phylib refuses them.
+
+
+@fake_support.root
+@pytest.mark.parametrize(
+    ("kernel", "bounced"),
+    [("6.1.0-27-arm64", True), ("6.12.47+rpt-rpi-v8", True), ("7.2.12+deb13-arm64", False)],
+)
+def test_a_refused_forced_speed_on_lan78xx_still_drops_the_link_before_617(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, kernel: str, bounced: bool
+) -> None:
+    """lan78xx_set_link_ksettings (lan78xx.c 6.1 line 1977-1983, 6.12 1957-1963) toggles
+    BMCR_LOOPBACK whenever autonegotiation is off, after phy_ethtool_ksettings_set refused a
+    2500 Mb/s force (EINVAL); 7.2's phylink_ethtool_ksettings_set does not. Before, the lab
+    refused it and kept the link up on every kernel."""
+    state = fake_support.in_lab(
+        fake_support.lab_state(tmp_path, "lan78xx", "Microchip LAN7515", kernel, speed=1000)
+    )
+    fake_support.with_link(state, **fake_support.LINK_UP)
+    seen = fake_support.record_bounces(monkeypatch)
+    _, err, code = fake_support.ethtool(
+        state, "-s", "eth0", "speed", "2500", "duplex", "full", "autoneg", "off"
+    )
+    assert (err, code) == (["netlink error: Invalid argument"], 75)
+    assert seen == (["eth0"] if bounced else [])
+    settings = fake_support.ethtool(state, "eth0")[0]
+    assert "Auto-negotiation: on" in settings, settings  # nothing was forced
+
+
+@fake_support.root
+def test_a_refused_forced_speed_on_phylib_keeps_the_link(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    state = fake_support.in_lab(
+        fake_support.lab_state(tmp_path, "r8169", "Realtek RTL8125/RTL8125B", "6.12.47", speed=1000)
+    )
+    fake_support.with_link(state, **fake_support.LINK_UP)
+    seen = fake_support.record_bounces(monkeypatch)
+    _, err, _ = fake_support.ethtool(
+        state, "-s", "eth0", "speed", "2500", "duplex", "full", "autoneg", "off"
+    )
+    assert err == ["netlink error: Invalid argument"] and seen == []
