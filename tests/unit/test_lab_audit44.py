@@ -114,7 +114,7 @@ def test_without_a_shaper_the_lab_still_bounces_by_setting_the_interface_down(
 
     requests = tmp_path / "carrier"
     requests.mkdir()
-    monkeypatch.setattr(time, "sleep", lambda s: None)  # the 150 polls, by count
+    monkeypatch.setattr(time, "sleep", lambda s: None)  # the 400 polls, by count
     monkeypatch.setattr("shutil.which", lambda *a, **k: "/usr/sbin/ip")
     fake_ethtool_driver.bounce_link("eth1", 0.0, str(requests))
     assert pi_commands[0] == ["/usr/sbin/ip", "link", "set", "dev", "eth1", "down"]
