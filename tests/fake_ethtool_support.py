@@ -63,7 +63,7 @@ def record_bounces(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The interfaces the fake ethtool takes down and up (`ip link set down; up`) from now on."""
     seen: list[str] = []
 
-    def bounce_link(ifname: str, down_seconds: float = 0.0) -> None:
+    def bounce_link(ifname: str, down_seconds: float = 0.0, requests: str = "") -> None:
         seen.append(ifname)  # down_seconds: the profile's [lab] link_down_seconds (audit 19)
 
     monkeypatch.setattr(fake_ethtool, "bounce_link", bounce_link)

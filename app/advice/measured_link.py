@@ -109,6 +109,7 @@ class LinkChecks(NicAdvisorBase):
                 "Fewer, larger frames carry less header overhead and cost the CPU fewer "
                 "interrupts. Only if the PC, every switch and this NIC accept MTU 9000; "
                 "otherwise large packets are dropped."
+                + self._jumbo_offloads()
                 + (
                     ""
                     if live
@@ -143,6 +144,25 @@ class LinkChecks(NicAdvisorBase):
         up = refused_while_up(found, str(self.nic.mtu or 1500), 9000)
         fits = top is not None and top >= 9000 and (why is None or why == up)
         return fits, why is None
+
+    def _jumbo_offloads(self) -> str:
+        """What the driver's ndo_fix_features takes away at MTU 9000 (driver_caps.json
+        `mtu_drops_features`; r8169's rtl8169_fix_features: TX checksums and TSO above 1500 but
+        on the PCI RTL8169, TSO above 2047): the CPU then does that work, so a CPU-bound Pi can
+        lose more than the framing wins."""
+        from sbctune.tuning.driver_caps import caps, mtu_drops
+
+        found = caps(self.nic.driver, self.inv.board.kernel, self.nic.chip)
+        rules = [r for r in mtu_drops(found, self.nic.chip) if r["above"] < 9000] if found else []
+        if found is None or not rules:
+            return ""
+        names = {n for r in rules for n in r["drop"]}
+        what = "TX checksum offload and TSO" if any("checksum" in n for n in names) else "TSO"
+        return (
+            f" On {found.driver} an MTU above {min(r['above'] for r in rules)} also turns {what} "
+            f"off ({found.cite('mtu_drops_features')}): the CPU then computes what the NIC did, "
+            "so measure before keeping it."
+        )
 
     def faster_adapter(self, now: float) -> None:
         board = self.catalog.board(self.inv.board.catalog_id) if self.inv.board.catalog_id else None

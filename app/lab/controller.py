@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from sbctune.lab import effects, shaping, shaping_shared, system
+from sbctune.lab import carrier_drop, effects, shaping, shaping_shared, system
 from sbctune.lab.profile import load_profile
 from sbctune.lab.state import STATE_FILE, write_json
 
@@ -120,6 +120,21 @@ class Limit:
 
 def run(lab_dir: Path, max_seconds: float | None = None) -> int:
     config = _read_json(lab_dir / CONFIG)
+    drops = carrier_drop.CarrierDrops(
+        lab_dir / carrier_drop.FOLDER, {n["name"]: n["host_veth"] for n in config["nics"]}
+    )
+    try:
+        return _run(lab_dir, config, drops, max_seconds)
+    finally:
+        drops.release()
+
+
+def _run(
+    lab_dir: Path,
+    config: dict[str, Any],
+    drops: carrier_drop.CarrierDrops,
+    max_seconds: float | None,
+) -> int:
     profile = load_profile(config["profile"])
     specs = {spec.name: spec for spec in profile.interfaces}
     nics = [Nic(entry, specs[entry["name"]]) for entry in config["nics"]]
@@ -159,6 +174,7 @@ def run(lab_dir: Path, max_seconds: float | None = None) -> int:
                 )
             changed = True
         now = time.monotonic()
+        drops.poll(now)  # a driver's restart in the lab: the carrier drops (carrier_drop)
         own = {}
         for nic in nics:
             if not nic.sample(now):

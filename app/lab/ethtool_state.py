@@ -21,6 +21,7 @@ from typing import Any
 
 from sbctune.inventory.bundle import Bundle
 from sbctune.lab import (
+    carrier_drop,
     fake_ethtool,
     fake_ethtool_dispatch,
     fake_ethtool_shown,
@@ -412,6 +413,10 @@ def install(profile: LabProfile, lab_dir: Path, bin_dir: Path) -> bool:
             # reads EINVAL while the NIC is set down, so the driver model reads the store
             dev["link"]["store"] = {a: str(p) for a, p in store.items()}
     state["link_down_seconds"] = profile.link_down_seconds  # a bounce's time down
+    # a bounce drops the carrier, the interface stays up: the shaper on the host does it
+    requests = lab_dir / carrier_drop.FOLDER
+    requests.mkdir(mode=0o755, exist_ok=True)  # root writes (the sets are root's)
+    state["carrier_requests"] = str(requests)
     folder = lab_dir / "ethtool"
     folder.mkdir(mode=0o755, exist_ok=True)
     if "irqs" in state:  # a closed NIC's vectors: /proc/irq/N stays (fake_ethtool_irqs)

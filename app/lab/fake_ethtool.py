@@ -163,6 +163,8 @@ class AfterSet(NamedTuple):
     bounce: bool = False
     # how long the link stays down (the profile's [lab] link_down_seconds; 0: up at once)
     down_seconds: float = 0.0
+    # the folder the lab's shaper takes carrier drops from (bounce_link)
+    requests: str = ""
 
 
 # The one ethtool the lab is (SOURCE.md: Debian's 1:6.1-1, Raspberry Pi OS bookworm's), as its
@@ -230,14 +232,27 @@ def _answer(option: str, ifname: str, rest: list[str], state_path: str) -> Answe
     """The modelled answer under the state's lock, then what a set leaves to do."""
     # Non-root callers never write: the setters refuse them (EPERM) before changing anything.
     write = (option in SET or option == "-K") and os.geteuid() == 0
+    held: dict[str, Any] = {}
     try:
         with locked_state(state_path, write) as state:
+            held = state
             dev = state["interfaces"][ifname]
             answer, after = HANDLERS[option](option, ifname, rest, dev, state)
     except Failure as failure:
+        if failure.bounces and write:  # the driver dropped the link, then refused
+            _refused_bounce(ifname, held)
         return "", failure.lines, failure.code
     _after_set(ifname, after, state_path)
     return answer
+
+
+def _refused_bounce(ifname: str, state: dict[str, Any]) -> None:
+    """A refused set whose driver dropped the link first (lan78xx_set_link_ksettings on 6.1 and
+    6.12: BMCR_LOOPBACK after phylib's EINVAL): the bounce, inside a lab, of a running NIC."""
+    dev = state.get("interfaces", {}).get(ifname) or {}
+    if state.get("bounce_links") and iface_up(ifname, dev):
+        down = float(state.get("link_down_seconds") or 0)
+        bounce_link(ifname, down, str(state.get("carrier_requests") or ""))
 
 
 def _answer_read(
@@ -275,7 +290,8 @@ def _answer_set(
     ):
         irqs = None
     down = float(state.get("link_down_seconds") or 0) if bounce else 0.0
-    return ("", [], 0), AfterSet(queues, irqs, speed, bounce, down)
+    requests = str(state.get("carrier_requests") or "")
+    return ("", [], 0), AfterSet(queues, irqs, speed, bounce, down, requests)
 
 
 def _after_set(ifname: str, after: AfterSet, state_path: str) -> None:
@@ -289,7 +305,7 @@ def _after_set(ifname: str, after: AfterSet, state_path: str) -> None:
         with contextlib.suppress(OSError, ValueError), locked_state(state_path, False) as now:
             write_shown(state_path, now)  # answers that read the speed (r8169's LPI timer)
     if after.bounce:
-        bounce_link(ifname, after.down_seconds)
+        bounce_link(ifname, after.down_seconds, after.requests)
 
 
 # The options the model answers for an interface it holds, each to its handler.
@@ -379,9 +395,10 @@ def mtu_link_dropped(state_path: str, ifname: str) -> int:
         changed = jumbo_clear(dev.get("pause") or {})
         bounce = changed and bool(state.get("bounce_links")) and iface_up(ifname, dev)
         down = float(state.get("link_down_seconds") or 0)
+        requests = str(state.get("carrier_requests") or "")
         write_shown(state_path, state)
     if bounce:
-        bounce_link(ifname, down)
+        bounce_link(ifname, down, requests)
     return 0
 
 

@@ -32,6 +32,8 @@ class Failure(Exception):
         self.code = code
         # what the driver stored before it refused stays (stmmac's RX coalescing, audit 33b)
         self.keeps_state = False
+        # the driver dropped the link before it refused (lan78xx's forced set, audit 44 row 5)
+        self.bounces = False
 
 
 def nl_error(

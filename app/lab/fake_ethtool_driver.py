@@ -76,15 +76,71 @@ def stored(co: dict[str, Any], name: str, value: int) -> int:
     return value if not step else -(-value * 1000 // step) * step // 1000
 
 
-def bounce_link(ifname: str, down_seconds: float = 0.0) -> None:
+# The lab NICs' sysfs (a test points it elsewhere)
+SYSFS_NET = "/sys/class/net"
+
+
+def _carrier_changes(ifname: str) -> int | None:
+    try:
+        with open(f"{SYSFS_NET}/{ifname}/carrier_changes", encoding="ascii") as f:
+            text = f.read(24).strip()
+    except (OSError, ValueError):
+        return None
+    return int(text) if text.isdigit() else None
+
+
+def _carrier_dropped(ifname: str, down_seconds: float, requests: str) -> bool:
+    """Ask the lab's shaper on the host (``requests``: the folder it watches, carrier_drop)
+    to take the veth's host end down for ``down_seconds``: this end keeps IFF_UP and loses its
+    carrier, as a NIC does while its driver restarts. True once the carrier changed (or where
+    it has none to drop); False where no shaper answered within 8 s (nothing asked any more):
+    a lab always runs one, so the bound only matters on a starved machine (load 8)."""
+    import contextlib  # here: only a restart needs them, not every read of the fake ethtool
+    import os
+    import time
+
+    before = _carrier_changes(ifname)
+    try:
+        with open(f"{SYSFS_NET}/{ifname}/carrier", encoding="ascii") as f:
+            if f.read(4).strip() == "0":
+                return True  # no link (no partner, or a restart already under way)
+    except OSError:
+        return False
+    if before is None:
+        return False
+    path = os.path.join(requests, ifname)
+    try:
+        with open(path + ".new", "w", encoding="ascii") as f:
+            f.write(f"{min(max(down_seconds, 0.0), 10.0):g}\n")
+        os.replace(path + ".new", path)
+    except OSError:
+        return False  # no folder to ask through: the interface is set down instead
+    for _ in range(400):  # 8 s by count, whatever the clock
+        now = _carrier_changes(ifname)
+        if now is not None and now != before:
+            return True
+        time.sleep(0.02)
+    with contextlib.suppress(OSError):
+        os.unlink(path)
+    return False
+
+
+def bounce_link(ifname: str, down_seconds: float = 0.0, requests: str = "") -> None:
     """What macb_set_ringparam (and atlantic, stmmac, igb, igc) do to a running interface:
     close and reopen it, so the link goes down and comes back; a restart of autonegotiation
-    likewise. With `down_seconds` (the profile's [lab] link_down_seconds) the link comes back
-    that long after, as a PHY's renegotiation takes seconds (link_restart.json), from a detached
+    likewise. The driver calls its own ndo_stop/ndo_open (or resets the chip, or restarts the
+    PHY), never dev_close: the interface stays administratively up (IFF_UP: `ip link` shows
+    UP, NO-CARRIER; the ethtool ops that refuse a down interface still answer) and only its
+    carrier drops. In a lab (``requests``) the host's shaper drops this veth's carrier so; only
+    where none answers is the interface set down and up, the carrier's only switch on this
+    side. With `down_seconds` (the profile's [lab] link_down_seconds) the link comes back that
+    long after, as a PHY's renegotiation takes seconds (link_restart.json), from a detached
     process: the ethtool command returns at once, as the kernel's does."""
     import shutil  # here: only a ring change needs them, not every read of the fake ethtool
     import subprocess
 
+    if requests and _carrier_dropped(ifname, down_seconds, requests):
+        return
     ip = shutil.which("ip", path="/usr/sbin:/usr/bin:/sbin:/bin")
     if ip is None:
         return

@@ -185,7 +185,10 @@ def _forced_modes(
         # aq_nic_set_link_ksettings: -1 (EPERM) for a rate it has no case for, EINVAL
         # only for half duplex above 1000
         atlantic = link["rule"] == "atlantic" and not (duplex == "half" and speed > 1000)
-        raise nl_error(EPERM if atlantic else EINVAL, SSET_FAIL)
+        refused = nl_error(EPERM if atlantic else EINVAL, SSET_FAIL)
+        # lan78xx_set_link_ksettings (6.1, 6.12): BMCR_LOOPBACK toggled after phylib refused
+        refused.bounces = bool(link.get("forced_drops_refused"))
+        raise refused
     if link["rule"] == "r8152" and speed == 1000:  # rtl8152_set_speed: BMCR_FULLDPLX
         duplex = "full"
     if link["rule"] == "igb" and speed == 1000:  # igb_set_spd_dplx: autoneg, 1000 only

@@ -209,6 +209,8 @@ def link_state(
         "autoneg": str(by_label.get("Auto-negotiation", "on")) != "off",
         "forced": None,
         "set_op": has("set_link_ksettings"),
+        # lan78xx before 6.17: a forced set drops the link even where phylib refuses it
+        "forced_drops_refused": bool(table_facts.get("link_forced_set_drops_link")),
         # net/ethtool/debug.c ethnl_set_debug: both ops, else EOPNOTSUPP (-s msglvl)
         "debug_op": has("get_msglevel") and has("set_msglevel"),
         **_wol_state(facts, wol, has, captured=capture is not None),
