@@ -67,10 +67,18 @@ def posix_only_reason(item: pytest.Item) -> str | None:
     return None if os.name == "posix" else f"POSIX only: {why}"
 
 
+def _needs_reason(item: pytest.Item, name: str) -> None:
+    marker = item.get_closest_marker(name)
+    why = None if marker is None else marker.args[0] if marker.args else marker.kwargs.get("reason")
+    if marker is not None and (not isinstance(why, str) or not why.strip()):
+        raise pytest.UsageError(f"{item.nodeid}: {name} needs its reason")
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     # One place for every platform marker (the Windows lane runs tests/unit as a Windows
     # program): a test says why it needs POSIX, and is skipped elsewhere with that reason.
     for item in items:
+        _needs_reason(item, "same_on_every_os")
         reason = posix_only_reason(item)
         if reason is not None:
             item.add_marker(pytest.mark.skip(reason=reason))

@@ -20,6 +20,10 @@ from sbctune.resources import resource_root
 from tests.kernel_trees import kernel_trees
 from tests.unit.test_corpus import BUNDLES, _chip_matches
 
+pytestmark = pytest.mark.same_on_every_os(
+    "the driver-family table checked against the corpus and kernel data: the repository's own data"
+)
+
 ROOT = Path(__file__).resolve().parents[2]
 CORPUS = ROOT / "tests" / "captures" / "corpus"
 _NEXT = r"^(?:(?:menu)?config|menu|endmenu|choice|endchoice|if|endif|source|comment)\b"

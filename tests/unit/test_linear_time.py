@@ -32,6 +32,11 @@ from sbctune.textsafe import markdown_text, visible
 from sbctune.wording import grouped
 from tests.peak_memory import peak_growth
 
+pytestmark = pytest.mark.same_on_every_os(
+    "how parsers' time grows with their input: pure computation over text, the same "
+    "interpreter code on every OS"
+)
+
 MAX_RATIO = 30
 ATTEMPTS = 3
 MAX_PEAK_MB = 500

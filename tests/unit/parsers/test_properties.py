@@ -30,6 +30,11 @@ from sbctune.inventory.parsers.wireless_tools import parse_iw_link
 
 from .conftest import read_capture
 
+pytestmark = pytest.mark.same_on_every_os(
+    "parsers over generated text: pure computation, the same on every OS (bundle files as "
+    "Windows reads them: test_corpus, test_hostile_bundles)"
+)
+
 # (name, parser, a real capture it is meant for)
 PARSERS: list[tuple[str, Callable[[str], tuple[object, list[ParseWarning]]], str]] = [
     ("lsusb", P.parse_lsusb, "lsusb/realtek_r8152_dkms_30_dell_dock.txt"),
