@@ -285,14 +285,16 @@ def _log_only(facts: list[Fact]) -> bool:
 
 
 def reused_names(
-    sightings: list[Sighting], logged: list[tuple[Key, ...]] | None = None
+    sightings: list[Sighting],
+    logged: list[tuple[Key, ...]] | None = None,
+    renamed: list[Sighting] | None = None,
 ) -> set[Key]:
     """Interface names the kernel gave to more than one device in a log: each "renamed from
     eth0" names another device, so "eth0" identifies none of them there (a virtio NIC and an
     e1000e both start as eth0 on a real system)."""
     renamed_to: dict[Key, set[Key]] = {}
     devices_of: dict[Key, set[Key]] = {}  # a name -> the devices whose renames name it
-    for sighting in _renamed(sightings):
+    for sighting in _renamed(sightings) if renamed is None else renamed:
         olds = {("if", str(f.value)) for f in sighting.facts if f.field == "former_name"}
         news = {k for k in sighting.keys if k[0] == "if" and k not in olds}
         devices = {k for k in sighting.keys if k[0] in _DEVICE_KINDS or k[0] == "usb"}
@@ -330,7 +332,9 @@ def _names_of_two_devices(logged: list[tuple[Key, ...]]) -> set[Key]:
 
 
 def shared_devices(
-    sightings: list[Sighting], logged: list[tuple[Key, ...]] | None = None
+    sightings: list[Sighting],
+    logged: list[tuple[Key, ...]] | None = None,
+    renamed: list[Sighting] | None = None,
 ) -> dict[Key, set[Key]]:
     """Device keys the log shows with more than one interface name, renames aside: one
     platform device or PCI function may carry several MACs (mtk_soc_eth's eth0-eth2 on
@@ -347,7 +351,7 @@ def shared_devices(
         return {}
     olds = {
         ("if", str(f.value))
-        for s in _renamed(sightings)
+        for s in (_renamed(sightings) if renamed is None else renamed)
         for f in s.facts
         if f.field == "former_name"
     }
@@ -357,32 +361,57 @@ def shared_devices(
 _DEVICE_KINDS = ("platform", "pci")
 
 
-def _split_shared(sighting: Sighting, shared: dict[Key, set[Key]]) -> list[Sighting]:
+def _split_shared(
+    sighting: Sighting,
+    shared: dict[Key, set[Key]],
+    split: dict[tuple[Key, ...], list[list[Key]]] | None = None,
+) -> list[Sighting]:
     """A log line naming an interface joins by it, not by the shared device; a line naming
     only the shared device ("15100000.ethernet: warm reset failed") is about every NIC it
-    carries."""
-    mine = [k for k in sighting.keys if k in shared]
-    if not mine or not sighting.facts or not _log_only(sighting.facts):
+    carries. (`split`: each key list's parts, made once: a log's lines of one key list are cut
+    alike, and a long log has thousands of lines of a few hundred key lists.)"""
+    if not sighting.facts or not _log_only(sighting.facts):
         return [sighting]
-    rest = [k for k in sighting.keys if k not in shared]
+    keys = tuple(sighting.keys)
+    parts = split.get(keys) if split is not None else None
+    if parts is None:
+        parts = _parts_of(keys, shared)
+        if split is not None:
+            split[keys] = parts
+    if parts and parts[0] is _WHOLE:
+        return [sighting]
+    # the parts share the facts list: nothing here or after changes a sighting's facts
+    return [Sighting(list(part), sighting.facts) for part in parts]
+
+
+_WHOLE: list[Key] = []  # _parts_of's answer for a key list kept whole
+
+
+def _parts_of(keys: tuple[Key, ...], shared: dict[Key, set[Key]]) -> list[list[Key]]:
+    mine = [k for k in keys if k in shared]
+    if not mine:
+        return [_WHOLE]
+    rest = [k for k in keys if k not in shared]
     if any(k[0] == "if" for k in rest):
-        return [Sighting(rest, sighting.facts)]
+        return [rest]
     carried = sorted(set().union(*(shared[k] for k in mine)))
-    return [Sighting([*rest, iface], list(sighting.facts)) for iface in carried]
+    return [[*rest, iface] for iface in carried]
 
 
 def join(sightings: Iterable[Sighting]) -> list[Device]:
     """Devices from sightings; sorted by their smallest key, so the result is stable."""
     given = list(sightings)
+    renamed = _renamed(given)  # one pass over the facts, read by both below
     logged = _logged_key_lists(given)
-    reused = reused_names(given, logged)
-    shared = shared_devices(given, logged)
+    reused = reused_names(given, logged, renamed)
+    shared = shared_devices(given, logged, renamed)
     if shared:
         cut = frozenset(shared)  # a sighting naming none of them is kept whole, tested in C
+        split: dict[tuple[Key, ...], list[list[Key]]] = {}
         given = [
             part
             for s in given
-            for part in ((s,) if cut.isdisjoint(s.keys) else _split_shared(s, shared))
+            for part in ((s,) if cut.isdisjoint(s.keys) else _split_shared(s, shared, split))
         ]
     # A long log gives tens of thousands of sightings with the same few key lists (each
     # repeat of a counted line): each distinct key list is cut, united and placed once.
@@ -420,8 +449,14 @@ def _name_by_address(
 ) -> None:
     """A reused name, which joined nothing, still names the device whose address its line
     gives ("smsc95xx 1-1.1:1.0 eth0: register ..."); renamed-away names stay former names."""
+    done: set[tuple[Key, ...]] = set()  # key lists named already
     for sighting in sightings:
         if reused.isdisjoint(sighting.keys):  # in C: most sightings name no reused name
+            continue
+        # a key list named already: this sighting names the same device by the same names,
+        # or (its facts not the log's alone, or a rename) none
+        keys = tuple(sighting.keys)
+        if keys in done:
             continue
         names = [k for k in sighting.keys if k in reused]
         # read in C: a counted line's sighting holds a fact per repeat
@@ -429,6 +464,7 @@ def _name_by_address(
             continue
         devices = [k for k in sighting.keys if k[0] in _DEVICE_KINDS or k[0] == "usb"]
         device = groups.get(uf.find(devices[0])) if len(devices) == 1 else None
+        done.add(keys)
         if device is None or devices[0] not in device.keys:
             continue
         for name in names:
@@ -448,7 +484,12 @@ def _without_reused(
         # keys that hold no reused name are kept whole whatever the facts say: their facts
         # are not read (a long log's ~5 000 sightings, a counted line's a fact per repeat)
         if reused and not reused.isdisjoint(keys) and _log_only(sighting.facts):
-            olds = {("if", str(f.value)) for f in sighting.facts if f.field == "former_name"}
+            # the former names read per fact only where one is (a C test first)
+            olds = (
+                {("if", str(f.value)) for f in sighting.facts if f.field == "former_name"}
+                if says_any(sighting, _FORMER)
+                else None
+            )
             if olds:  # "wlan0: renamed from wlan1" names wlan0's device from here on
                 keys = tuple(k for k in keys if k not in reused or (k[0] == "if" and k not in olds))
             else:
