@@ -266,8 +266,8 @@ class _Reading:
         index = FoundIndex(found)
         joined = join_children(found, index)
         found = shown_elsewhere(joined, index)
-        if found is not joined:  # an MDIO bus left out (rare): indexed anew
-            index = FoundIndex(found)
+        if found is not joined:  # an MDIO bus left out: the index renumbered
+            index = index.keeping(found)
         for join in (usb_bus_ties, lone_wifi_devices, lone_phy_link):
             ties = join(found, index)
             found += ties
