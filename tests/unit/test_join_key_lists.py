@@ -16,7 +16,7 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from sbctune.inventory import graph
+from sbctune.inventory import graph, log_names
 from sbctune.inventory.graph import Device, join, reused_names, shared_devices
 from sbctune.inventory.sightings import Fact, Key, Sighting, says_any
 
@@ -144,13 +144,13 @@ def test_a_shared_devices_lines_are_cut_once_per_key_list(monkeypatch: pytest.Mo
     """300 lines naming only mtk_soc_eth's platform device (two MACs: eth0, eth1) are about
     both NICs: each line's facts go to both, but the key list is cut once, not 300 times."""
     cuts: list[tuple[Key, ...]] = []
-    parts_of = graph._parts_of
+    parts_of = log_names._parts_of
 
     def counted(keys: tuple[Key, ...], shared: dict[Key, set[Key]]) -> list[list[Key]]:
         cuts.append(keys)
         return parts_of(keys, shared)
 
-    monkeypatch.setattr(graph, "_parts_of", counted)
+    monkeypatch.setattr(log_names, "_parts_of", counted)
     platform = ("platform", "1e100000.ethernet")
     sightings = [
         Sighting([platform, ("if", "eth0")], [Fact("link", 1, "dmesg", "eth0 up", 0)]),
