@@ -25,6 +25,7 @@ class FoundIndex:
         self.found: list[Sighting] = []
         self._kinds: dict[str, list[int]] = {}
         self._fields: dict[str, list[int]] = {}
+        self._replaced: set[int] = set()  # places whose sighting replace() changed
         self.extend(found)
 
     def extend(self, more: Iterable[Sighting]) -> None:
@@ -48,11 +49,47 @@ class FoundIndex:
         child's lines joined to their parent): listed under its new keys' kinds too. Its old
         kinds keep it listed, so a reader tests the keys it gets (every join here does)."""
         self.found[place] = sighting
+        self._replaced.add(place)
         for kind in {key[0] for key in sighting.keys}:
             places = self._kinds.setdefault(kind, [])
             at = bisect_left(places, place)
             if at == len(places) or places[at] != place:
                 insort(places, place)
+
+    def keeping(self, found: list[Sighting]) -> FoundIndex:
+        """The index of `found`, which is this index's sightings with some left out, in their
+        order (shown_elsewhere's MDIO buses): its places renumbered, not every sighting's keys
+        and facts read again (a long log's ~6 000, a counted line's with a fact per repeat).
+        A replaced sighting is listed under its own key kinds only, as a new index lists it.
+        Any other list is indexed anew."""
+        at: list[int] = []  # a place here -> its place in `found`, or -1 (left out)
+        kept = 0
+        for sighting in self.found:
+            if kept < len(found) and found[kept] is sighting:
+                at.append(kept)
+                kept += 1
+            else:
+                at.append(-1)
+        if kept != len(found):
+            return FoundIndex(found)
+        new = FoundIndex(())
+        new.found = list(found)
+        replaced = self._replaced
+        for table, out in ((self._kinds, new._kinds), (self._fields, new._fields)):
+            for name, places in table.items():
+                moved = [
+                    at[place]
+                    for place in places
+                    if at[place] >= 0
+                    and (
+                        table is not self._kinds
+                        or place not in replaced
+                        or any(key[0] == name for key in self.found[place].keys)
+                    )
+                ]
+                if moved:
+                    out[name] = moved
+        return new  # its lists exact: nothing in it replaced
 
     def keyed(self, *kinds: str) -> list[Sighting]:
         """The sightings with a key of one of these kinds, in their order."""

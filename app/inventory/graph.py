@@ -11,10 +11,21 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from functools import partial
-from operator import attrgetter, eq
+from operator import attrgetter
 from typing import Any
 
+from sbctune.inventory.log_names import (
+    _DEVICE_KINDS,
+    _FORMER,
+    _SOURCE,
+    LOG_SOURCE,
+    _log_only,
+    _logged_key_lists,
+    _renamed,
+    _split_shared,
+    reused_names,
+    shared_devices,
+)
 from sbctune.inventory.sightings import Fact, Key, Sighting, says_any
 
 # Best first. A source not listed for a field is not used for it.
@@ -73,12 +84,6 @@ PRECEDENCE: dict[str, tuple[str, ...]] = {
     ),
 }
 
-
-LOG_SOURCE = "dmesg"
-# a sighting's facts' sources, read in C (map, no generator frame per fact): a long log's
-# counted line is one sighting with a fact per repeat (thousands), and each is asked
-_SOURCE = attrgetter("source")
-_FROM_LOG = partial(eq, LOG_SOURCE)
 
 # Each field's sources ranked, as dicts: a rank is one lookup, not a search of the tuple (a
 # long log's device has thousands of facts of one field, "dmesg" near its order's end)
@@ -256,133 +261,20 @@ class _UnionFind:
             self.parent[high] = low
 
 
-_FORMER = frozenset({"former_name"})
-_FIELD = attrgetter("field")
-
-
-def _renamed(sightings: list[Sighting]) -> list[Sighting]:
-    """The sightings that hold a former name (sightings.says_any, inline: one C pass over each
-    sighting's facts and no call, a long log's ~5 000 sightings, few renames)."""
-    return [s for s in sightings if not _FORMER.isdisjoint(map(_FIELD, s.facts))]
-
-
-def _logged_key_lists(sightings: list[Sighting]) -> list[tuple[Key, ...]]:
-    """The distinct key lists of the log's sightings that name two keys or more: all that
-    shared_devices and _names_of_two_devices read of them (a long log's ~5 000 sightings have
-    a few hundred distinct key lists)."""
-    return list(
-        dict.fromkeys(
-            tuple(s.keys)
-            for s in sightings
-            if len(s.keys) > 1 and s.facts and s.facts[0].source == LOG_SOURCE
-        )
-    )
-
-
-def _log_only(facts: list[Fact]) -> bool:
-    """Whether every fact is the log's (all(), as a generator over the facts would say)."""
-    return all(map(_FROM_LOG, map(_SOURCE, facts)))
-
-
-def reused_names(
-    sightings: list[Sighting], logged: list[tuple[Key, ...]] | None = None
-) -> set[Key]:
-    """Interface names the kernel gave to more than one device in a log: each "renamed from
-    eth0" names another device, so "eth0" identifies none of them there (a virtio NIC and an
-    e1000e both start as eth0 on a real system)."""
-    renamed_to: dict[Key, set[Key]] = {}
-    devices_of: dict[Key, set[Key]] = {}  # a name -> the devices whose renames name it
-    for sighting in _renamed(sightings):
-        olds = {("if", str(f.value)) for f in sighting.facts if f.field == "former_name"}
-        news = {k for k in sighting.keys if k[0] == "if" and k not in olds}
-        devices = {k for k in sighting.keys if k[0] in _DEVICE_KINDS or k[0] == "usb"}
-        for old in olds:
-            renamed_to.setdefault(old, set()).update(news)
-            devices_of.setdefault(old, set()).update(devices)
-        for new in news:
-            devices_of.setdefault(new, set()).update(devices)
-    # "mwlwifi 0000:01:00.0 mlan0: renamed from wlan0", then "mwlwifi 0000:02:00.0 wlan0:
-    # renamed from wlan1": wlan0 was the first card's name, then the second's.
-    reused = {
-        old for old, news in renamed_to.items()
-        if len(news) > 1 or len(devices_of.get(old, ())) > 1
-    }  # fmt: skip
-    if not renamed_to:
-        return reused
-    return reused | _names_of_two_devices(
-        _logged_key_lists(sightings) if logged is None else logged
-    )
-
-
-def _names_of_two_devices(logged: list[tuple[Key, ...]]) -> set[Key]:
-    """Names the log's lines give to two device addresses: "bcmgenet fd580000.ethernet end0:
-    renamed from eth0", then "smsc95xx 1-1.1:1.0 eth0: register ...": eth0 was the SoC's
-    name, then the adapter's. The device address decides, whatever the order of the lines."""
-    devices_of: dict[Key, set[Key]] = {}
-    for keys in logged:  # the log's key lists of two keys or more
-        devices = {k for k in keys if k[0] in _DEVICE_KINDS or k[0] == "usb"}
-        if len(devices) != 1:
-            continue
-        for key in keys:
-            if key[0] == "if":
-                devices_of.setdefault(key, set()).update(devices)
-    return {name for name, devices in devices_of.items() if len(devices) > 1}
-
-
-def shared_devices(
-    sightings: list[Sighting], logged: list[tuple[Key, ...]] | None = None
-) -> dict[Key, set[Key]]:
-    """Device keys the log shows with more than one interface name, renames aside: one
-    platform device or PCI function may carry several MACs (mtk_soc_eth's eth0-eth2 on
-    15100000.ethernet, mlx4's two ports), so there the device names none of them alone."""
-    names: dict[Key, set[Key]] = {}
-    for keys in _logged_key_lists(sightings) if logged is None else logged:
-        ifaces = {k for k in keys if k[0] == "if"}
-        if not ifaces:
-            continue
-        for key in keys:
-            if key[0] in _DEVICE_KINDS:
-                names.setdefault(key, set()).update(ifaces)
-    if all(len(seen) < 2 for seen in names.values()):
-        return {}
-    olds = {
-        ("if", str(f.value))
-        for s in _renamed(sightings)
-        for f in s.facts
-        if f.field == "former_name"
-    }
-    return {key: seen - olds for key, seen in names.items() if len(seen - olds) > 1}
-
-
-_DEVICE_KINDS = ("platform", "pci")
-
-
-def _split_shared(sighting: Sighting, shared: dict[Key, set[Key]]) -> list[Sighting]:
-    """A log line naming an interface joins by it, not by the shared device; a line naming
-    only the shared device ("15100000.ethernet: warm reset failed") is about every NIC it
-    carries."""
-    mine = [k for k in sighting.keys if k in shared]
-    if not mine or not sighting.facts or not _log_only(sighting.facts):
-        return [sighting]
-    rest = [k for k in sighting.keys if k not in shared]
-    if any(k[0] == "if" for k in rest):
-        return [Sighting(rest, sighting.facts)]
-    carried = sorted(set().union(*(shared[k] for k in mine)))
-    return [Sighting([*rest, iface], list(sighting.facts)) for iface in carried]
-
-
 def join(sightings: Iterable[Sighting]) -> list[Device]:
     """Devices from sightings; sorted by their smallest key, so the result is stable."""
     given = list(sightings)
+    renamed = _renamed(given)  # one pass over the facts, read by both below
     logged = _logged_key_lists(given)
-    reused = reused_names(given, logged)
-    shared = shared_devices(given, logged)
+    reused = reused_names(given, logged, renamed)
+    shared = shared_devices(given, logged, renamed)
     if shared:
         cut = frozenset(shared)  # a sighting naming none of them is kept whole, tested in C
+        split: dict[tuple[Key, ...], list[list[Key]]] = {}
         given = [
             part
             for s in given
-            for part in ((s,) if cut.isdisjoint(s.keys) else _split_shared(s, shared))
+            for part in ((s,) if cut.isdisjoint(s.keys) else _split_shared(s, shared, split))
         ]
     # A long log gives tens of thousands of sightings with the same few key lists (each
     # repeat of a counted line): each distinct key list is cut, united and placed once.
@@ -420,8 +312,14 @@ def _name_by_address(
 ) -> None:
     """A reused name, which joined nothing, still names the device whose address its line
     gives ("smsc95xx 1-1.1:1.0 eth0: register ..."); renamed-away names stay former names."""
+    done: set[tuple[Key, ...]] = set()  # key lists named already
     for sighting in sightings:
         if reused.isdisjoint(sighting.keys):  # in C: most sightings name no reused name
+            continue
+        # a key list named already: this sighting names the same device by the same names,
+        # or (its facts not the log's alone, or a rename) none
+        keys = tuple(sighting.keys)
+        if keys in done:
             continue
         names = [k for k in sighting.keys if k in reused]
         # read in C: a counted line's sighting holds a fact per repeat
@@ -429,6 +327,7 @@ def _name_by_address(
             continue
         devices = [k for k in sighting.keys if k[0] in _DEVICE_KINDS or k[0] == "usb"]
         device = groups.get(uf.find(devices[0])) if len(devices) == 1 else None
+        done.add(keys)
         if device is None or devices[0] not in device.keys:
             continue
         for name in names:
@@ -448,7 +347,12 @@ def _without_reused(
         # keys that hold no reused name are kept whole whatever the facts say: their facts
         # are not read (a long log's ~5 000 sightings, a counted line's a fact per repeat)
         if reused and not reused.isdisjoint(keys) and _log_only(sighting.facts):
-            olds = {("if", str(f.value)) for f in sighting.facts if f.field == "former_name"}
+            # the former names read per fact only where one is (a C test first)
+            olds = (
+                {("if", str(f.value)) for f in sighting.facts if f.field == "former_name"}
+                if says_any(sighting, _FORMER)
+                else None
+            )
             if olds:  # "wlan0: renamed from wlan1" names wlan0's device from here on
                 keys = tuple(k for k in keys if k not in reused or (k[0] == "if" and k not in olds))
             else:

@@ -14,11 +14,18 @@ from typing import Any
 from sbctune.catalog.old_formats import old_format_of
 from sbctune.inventory.boot_firmware_sightings import KINDS as BOOT_FIRMWARE_KINDS
 from sbctune.inventory.boot_firmware_sightings import BootFirmwareWatch
-from sbctune.inventory.brcmfmac_bus import chip_bus, chip_of_id, firmware_bus
 from sbctune.inventory.bus_elimination import buses_by_elimination
+from sbctune.inventory.bus_line_sightings import (
+    on_mmc_card,
+    on_pci,
+    on_pci_seen,
+    on_phy_link,
+    on_usb,
+    on_wifi,
+)
 from sbctune.inventory.child_join import join_children
 from sbctune.inventory.daemon_sightings import on_daemon_iface
-from sbctune.inventory.device_line_facts import link_facts, on_device
+from sbctune.inventory.device_line_facts import on_device
 from sbctune.inventory.driver_line_sightings import (
     lone_wifi_devices,
     on_bcmdhd_line,
@@ -45,7 +52,7 @@ from sbctune.inventory.old_format_sightings import lone_phy_link, on_old_format
 from sbctune.inventory.parsers.dmesg import DmesgEvent, DmesgResult
 from sbctune.inventory.pcie_aer import on_pcie_aer
 from sbctune.inventory.pcie_bandwidth import on_pcie_bandwidth
-from sbctune.inventory.sightings import Fact, Key, Sighting, _new, device_keys, usb_speed
+from sbctune.inventory.sightings import Fact, Sighting, _new
 from sbctune.inventory.trace_watch import KINDS as TRACE_KINDS
 from sbctune.inventory.trace_watch import TraceWatch, tie_traces
 from sbctune.inventory.usb_probe_watch import ProbeWatch
@@ -54,110 +61,7 @@ from sbctune.inventory.version_chips import version_chip_said
 from sbctune.inventory.wiphy_join import KINDS as WIPHY_KINDS
 from sbctune.inventory.wiphy_join import NamedLines, WiphyWatch
 
-_SRC = "dmesg"
 TEARDOWN_KINDS = TeardownWatch.KINDS
-
-
-def _usb_path(event: DmesgEvent) -> Sighting | None:
-    path = event.device
-    if not path:
-        return None
-    keys: list[Key] = [("usb", path)]
-    number = event.fields.get("number") or event.fields.get("address")  # hub.c's devnum
-    if number and event.kind == "usb_new_device":
-        keys.append(("usbdev", f"{path.split('-')[0]}:{int(number)}"))
-    sighting = Sighting(keys)
-    sighting.add("bus", "usb", _SRC, event.text, event.line)
-    return sighting
-
-
-def _on_usb(event: DmesgEvent) -> Sighting | None:
-    sighting = _usb_path(event)
-    if sighting is None:
-        return None
-    kind, f = event.kind, event.fields
-    if kind == "usb_new_device":
-        sighting.add("usb_speed_mbps", usb_speed(f.get("speed")), _SRC, event.text, event.line)
-        # with the kernel's clock: one record shown twice is one (nic_log._once_per_record)
-        sighting.add("enumeration", (event.text, event.timestamp), _SRC, event.text, event.line)
-    elif kind == "usb_ids":
-        sighting.add("ids", f"{f['vendor']}:{f['product']}", _SRC, event.text, event.line)
-    elif kind == "usb_product":  # "802.11n NIC", "USB 10/100/1G/2.5G LAN", "Aic MSC"
-        sighting.add("usb_product", f["product"], _SRC, event.text, event.line)
-    elif kind == "usb_serial":
-        sighting.add("usb_serial", f["serial"], _SRC, event.text, event.line)
-    elif kind == "usb_reset":
-        sighting.add("usb_reset", event.text, _SRC, event.text, event.line)
-        sighting.add("usb_speed_mbps", usb_speed(f.get("speed")), _SRC, event.text, event.line)
-    elif kind == "usb_disconnect":
-        sighting.add("usb_disconnect", event.text, _SRC, event.text, event.line)
-    elif kind == "usb_not_top_speed":
-        sighting.add("not_top_speed", event.text, _SRC, event.text, event.line)
-    elif kind == "usb_unsupported":  # the driver that matched the IDs refused the device
-        sighting.add("driver_none", True, _SRC, event.text, event.line)
-    return sighting
-
-
-def _on_pci(event: DmesgEvent) -> Sighting | None:
-    found = device_keys(event.device)
-    if found is None:
-        return None
-    sighting = Sighting([found[1]])
-    f = event.fields
-    sighting.add("bus", "pci", _SRC, event.text, event.line)
-    sighting.add("ids", f"{f['vendor']}:{f['product']}", _SRC, event.text, event.line)
-    sighting.add("pci_class", f.get("class", "")[2:6], _SRC, event.text, event.line)
-    return sighting
-
-
-def _on_phy_link(event: DmesgEvent) -> Sighting | None:
-    """libphy names the PHY by its MDIO bus (the MAC's platform device, maybe cut short)."""
-    phy = event.fields.get("phy", "")
-    sighting = Sighting([("platform", phy.split(".")[0])])
-    link_facts(event, sighting, event.kind == "phy_link_up")
-    return sighting
-
-
-def _on_wifi(event: DmesgEvent) -> Sighting | None:
-    """brcmfmac's chip line. It runs on SDIO, PCIe and USB: the bus is the one its device's
-    address shows ("mmc1:0001:1", "0000:01:00.0", "1-1:1.0"), else the one its firmware's
-    name says ("brcmfmac43455-sdio", "brcmfmac4366c-pcie", "brcmfmac43236b"), else the one
-    bus whose firmware table lists its chip ("BCM43430/1": SDIO only), else unknown."""
-    found = device_keys(event.device)
-    sighting = Sighting([found[1] if found else ("wifi", "brcmfmac")])
-    sighting.add("driver", "brcmfmac", _SRC, event.text, event.line)
-    f = event.fields
-    chip = f.get("chip") or chip_of_id(f.get("chip_id") or f.get("chip_id2"))  # 4.x's hex id
-    sighting.add("chip_text", chip, _SRC, event.text, event.line)
-    if found is not None and found[0] in ("sdio", "pci", "usb"):
-        sighting.add("bus", found[0], _SRC, event.text, event.line)
-    elif by_name := firmware_bus(event.text) or chip_bus(chip):
-        why = f"{event.text[:200]} ({by_name[1]})"
-        sighting.add("bus", by_name[0], _SRC, why, event.line)
-    sighting.add("wireless", True, _SRC, event.text, event.line)
-    if "Firmware: " in event.text:  # brcmf_c_preinit_dcmds: the chip runs its firmware
-        loaded = event.text.split("Firmware: ", 1)[1][:120]
-        sighting.add("firmware", loaded, _SRC, event.text, event.line)
-    return sighting
-
-
-def _on_mmc_card(event: DmesgEvent) -> Sighting | None:
-    """A card on an MMC host ("mmc1: new high speed SDIO card at address 0001", "mmc1: card
-    0001 removed"): (its address, its type or "not shown"), read by bus_elimination."""
-    f = event.fields
-    sighting = Sighting([("sdio", f["device"])])
-    kind = "disk" if f.get("disk") else f.get("type", "not shown")
-    sighting.add("mmc_card", (f.get("rca", ""), kind), _SRC, event.text, event.line)
-    return sighting
-
-
-def _on_pci_seen(event: DmesgEvent) -> Sighting | None:
-    found = device_keys(event.device)
-    if found is None or found[0] != "pci":
-        return None
-    sighting = Sighting([found[1]])
-    sighting.add("seen", True, _SRC, event.text, event.line)
-    return sighting
 
 
 _LEAN = {
@@ -229,26 +133,26 @@ def again_at(stamps: Stamps, no: int, clock: float | None) -> list[Fact]:
 
 
 _HANDLERS: dict[str, Callable[[DmesgEvent], Sighting | None]] = {
-    "pci_device": _on_pci,
-    "pci_bar": _on_pci_seen,
-    "usb_new_device": _on_usb,
-    "usb_ids": _on_usb,
-    "usb_product": _on_usb,
-    "usb_serial": _on_usb,
-    "usb_reset": _on_usb,
-    "usb_disconnect": _on_usb,
-    "usb_not_top_speed": _on_usb,
-    "usb_unsupported": _on_usb,
-    "phy_link_up": _on_phy_link,
-    "phy_link_down": _on_phy_link,
-    "wifi_chip": _on_wifi,
+    "pci_device": on_pci,
+    "pci_bar": on_pci_seen,
+    "usb_new_device": on_usb,
+    "usb_ids": on_usb,
+    "usb_product": on_usb,
+    "usb_serial": on_usb,
+    "usb_reset": on_usb,
+    "usb_disconnect": on_usb,
+    "usb_not_top_speed": on_usb,
+    "usb_unsupported": on_usb,
+    "phy_link_up": on_phy_link,
+    "phy_link_down": on_phy_link,
+    "wifi_chip": on_wifi,
     "driver_message": on_driver_message,
     "library_message": on_library_message,
     "vendor_function": on_vendor_function,
     "bcmdhd": on_bcmdhd_line,
     "old_format": on_old_format,
     "wiphy": on_wiphy,
-    "mmc_card": _on_mmc_card,
+    "mmc_card": on_mmc_card,
     "pcie_aer": on_pcie_aer,
     "iommu_fault": on_iommu_fault,
     "dma_api_misuse": on_dma_api_misuse,
@@ -365,8 +269,8 @@ class _Reading:
         index = FoundIndex(found)
         joined = join_children(found, index)
         found = shown_elsewhere(joined, index)
-        if found is not joined:  # an MDIO bus left out (rare): indexed anew
-            index = FoundIndex(found)
+        if found is not joined:  # an MDIO bus left out: the index renumbered
+            index = index.keeping(found)
         for join in (usb_bus_ties, lone_wifi_devices, lone_phy_link):
             ties = join(found, index)
             found += ties

@@ -33,7 +33,7 @@ def _once_per_record(facts: list[Fact]) -> list[Fact]:
     seen: set[object] = set()
     once = []
     for fact in facts:
-        value = fact.value  # (message, kernel clock): log_sightings._on_usb
+        value = fact.value  # (message, kernel clock): bus_line_sightings.on_usb
         if isinstance(value, tuple) and value[1] is not None:
             if value in seen:
                 continue

@@ -75,3 +75,59 @@ def test_the_index_lists_in_order_and_follows_a_replaced_sighting() -> None:
     assert len(index.keyed("pci")) == 3
     with pytest.raises(ValueError):
         index.saying("seen")  # not one of the fields the joins read: not indexed
+
+
+def _tables(index: FoundIndex) -> tuple[object, ...]:
+    return (
+        index.found,
+        {kind: places for kind, places in index._kinds.items() if places},
+        {name: places for name, places in index._fields.items() if places},
+    )
+
+
+def test_an_mdio_bus_left_out_renumbers_the_index_without_reading_the_facts_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The OpenBMC AST2500 logs: "libphy: ftgmac100_mdio: probed" beside ftgmac100's own MAC
+    lines, so shown_elsewhere leaves the bus out; the index of what is left is the one a new
+    index makes (a child's replaced sighting under its new keys' kinds only), without each
+    sighting's facts read a second time."""
+    paths = sorted(CAPTURES.glob("openbmc_*ftgmac100*.txt"))
+    assert len(paths) >= 2
+    joins = log_sightings._Reading.sightings
+    keeping = FoundIndex.keeping
+    seen: dict[str, int] = {"kept": 0, "reads": 0, "sightings": 0}
+
+    def checked(self: FoundIndex, found: list[Sighting]) -> FoundIndex:
+        _Read.reads = 0
+        kept = keeping(self, found)
+        seen["reads"] += _Read.reads
+        assert _tables(kept) == _tables(FoundIndex(found))
+        seen["kept"] += 1
+        return kept
+
+    def reading(self: log_sightings._Reading) -> list[Sighting]:
+        for sighting in self.found:
+            sighting.facts = _Read(sighting.facts)
+        seen["sightings"] += len(self.found)
+        return joins(self)
+
+    monkeypatch.setattr(FoundIndex, "keeping", checked)
+    monkeypatch.setattr(log_sightings._Reading, "sightings", reading)
+    for path in paths:
+        parsed, _warnings = parse_dmesg(path.read_text(encoding="utf-8", errors="replace"))
+        log_sightings.from_dmesg(parsed)
+    # a bus left out in each log; the index kept, its sightings' facts not read (before: a
+    # new index read every sighting's facts again)
+    assert seen["kept"] >= 2 and seen["sightings"] > 20
+    assert seen["reads"] == 0, seen
+
+
+def test_the_index_kept_of_another_list_is_made_anew() -> None:
+    a = Sighting([("pci", "0000:01:00.0")])
+    b = Sighting([("mdio_bus", "x")])
+    index = FoundIndex([a, b])
+    other = Sighting([("usb", "1-1")])
+    assert _tables(index.keeping([b, a])) == _tables(FoundIndex([b, a]))
+    assert _tables(index.keeping([a, other])) == _tables(FoundIndex([a, other]))
+    assert _tables(index.keeping([b])) == _tables(FoundIndex([b]))
