@@ -86,7 +86,7 @@ def _carrier_changes(ifname: str) -> int | None:
             text = f.read(24).strip()
     except (OSError, ValueError):
         return None
-    return int(text) if text.isdigit() else None
+    return int(text) if text.isascii() and text.isdigit() else None
 
 
 def _carrier_dropped(ifname: str, down_seconds: float, requests: str) -> bool:

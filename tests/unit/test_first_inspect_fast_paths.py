@@ -335,6 +335,9 @@ def _plain_classify(msg: str) -> tuple[str, dict[str, str]] | None:
         or dmesg_classify._node_named(msg)
         or dmesg_classify._driver_message(msg)
         or dmesg_classify.bare_wiphy(msg)
+        # a modem's usb-serial port gone ("option1 ttyUSB0: GSM modem (1-port) converter now
+        # disconnected from ttyUSB0": can76's Quectel is the first capture copy holding one)
+        or dmesg_classify.usb_serial_gone(msg)
         # corpus43's "RTW: func(wlp3s0) ..." (Realtek's FUNC_NDEV_FMT)
         or dmesg_classify.func_ndev_line(msg, dmesg_classify._is_netdev_name)
         # corpus49's bcmdhd "dhd_conf_set_hw_oob_intr: ..." (a function-keyed vendor row)

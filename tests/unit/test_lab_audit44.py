@@ -38,18 +38,18 @@ class FakeLink:
         self.host = root / "sbct1n0"
         for end in (self.pi, self.host):
             end.mkdir(parents=True)
-        (self.pi / "carrier").write_text("1\n")
-        (self.pi / "carrier_changes").write_text("2\n")
-        (self.host / "flags").write_text("0x1003\n")
+        (self.pi / "carrier").write_text("1\n", encoding="utf-8")
+        (self.pi / "carrier_changes").write_text("2\n", encoding="utf-8")
+        (self.host / "flags").write_text("0x1003\n", encoding="utf-8")
         self.ran: list[list[str]] = []
 
     def run(self, args: list[str]) -> None:  # the host's `ip`, as the shaper runs it
         self.ran.append(args)
         up = args[-1] == "up"
-        (self.host / "flags").write_text("0x1003\n" if up else "0x1002\n")
-        (self.pi / "carrier").write_text("1\n" if up else "0\n")
-        changes = int((self.pi / "carrier_changes").read_text()) + 1
-        (self.pi / "carrier_changes").write_text(f"{changes}\n")
+        (self.host / "flags").write_text("0x1003\n" if up else "0x1002\n", encoding="utf-8")
+        (self.pi / "carrier").write_text("1\n" if up else "0\n", encoding="utf-8")
+        changes = int((self.pi / "carrier_changes").read_text(encoding="utf-8")) + 1
+        (self.pi / "carrier_changes").write_text(f"{changes}\n", encoding="utf-8")
 
 
 @pytest.fixture
@@ -98,11 +98,11 @@ def test_a_restart_drops_the_carrier_and_keeps_the_interface_up(
     # the Pi's side never set its interface down: no `ip link set dev eth1 down`
     assert not any("down" in c for c in pi_commands), pi_commands
     assert link.ran == [["link", "set", "dev", "sbct1n0", "down"]]
-    assert (link.pi / "carrier").read_text().strip() == "0"
+    assert (link.pi / "carrier").read_text(encoding="utf-8").strip() == "0"
     assert shaper.pending == {"sbct1n0": 2.5}  # back after the profile's link_down_seconds
     shaper.poll(2.5)
     assert link.ran[-1] == ["link", "set", "dev", "sbct1n0", "up"]
-    assert (link.pi / "carrier").read_text().strip() == "1" and not shaper.pending
+    assert (link.pi / "carrier").read_text(encoding="utf-8").strip() == "1" and not shaper.pending
     assert list(requests.iterdir()) == []
 
 
@@ -124,7 +124,9 @@ def test_without_a_shaper_the_lab_still_bounces_by_setting_the_interface_down(
 def test_a_nic_without_carrier_has_no_link_to_drop(
     link: FakeLink, pi_commands: list[list[str]], tmp_path: Path
 ) -> None:
-    (link.pi / "carrier").write_text("0\n")  # no partner (the host end down: a pulled cable)
+    (link.pi / "carrier").write_text(
+        "0\n", encoding="utf-8"
+    )  # no partner (the host end down: a pulled cable)
     requests = tmp_path / "carrier"
     requests.mkdir()
     fake_ethtool_driver.bounce_link("eth1", 2.0, str(requests))
@@ -134,8 +136,8 @@ def test_a_nic_without_carrier_has_no_link_to_drop(
 def test_the_shaper_reads_requests_as_untrusted_text(link: FakeLink, tmp_path: Path) -> None:
     requests = tmp_path / "carrier"
     requests.mkdir()
-    (requests / "eth9").write_text("2\n")  # not a lab interface
-    (requests / "eth1").write_text("1e9\n")  # not a number of seconds it takes
+    (requests / "eth9").write_text("2\n", encoding="utf-8")  # not a lab interface
+    (requests / "eth1").write_text("1e9\n", encoding="utf-8")  # not a number of seconds it takes
     shaper = carrier_drop.CarrierDrops(requests, {"eth1": "sbct1n0"}, link.run, str(link.root))
     shaper.poll(0.0)
     assert link.ran == [] and list(requests.iterdir()) == []
@@ -143,10 +145,10 @@ def test_the_shaper_reads_requests_as_untrusted_text(link: FakeLink, tmp_path: P
 
 def test_the_shaper_leaves_a_host_end_someone_else_set_down(link: FakeLink, tmp_path: Path) -> None:
     """A test's pulled cable (audit 22: the host end set down) is not plugged back in."""
-    (link.host / "flags").write_text("0x1002\n")
+    (link.host / "flags").write_text("0x1002\n", encoding="utf-8")
     requests = tmp_path / "carrier"
     requests.mkdir()
-    (requests / "eth1").write_text("2\n")
+    (requests / "eth1").write_text("2\n", encoding="utf-8")
     shaper = carrier_drop.CarrierDrops(requests, {"eth1": "sbct1n0"}, link.run, str(link.root))
     shaper.poll(0.0)
     shaper.poll(5.0)
@@ -157,7 +159,7 @@ def test_the_shaper_leaves_a_host_end_someone_else_set_down(link: FakeLink, tmp_
 def test_the_shaper_brings_back_what_it_holds_when_it_stops(link: FakeLink, tmp_path: Path) -> None:
     requests = tmp_path / "carrier"
     requests.mkdir()
-    (requests / "eth1").write_text("10\n")
+    (requests / "eth1").write_text("10\n", encoding="utf-8")
     shaper = carrier_drop.CarrierDrops(requests, {"eth1": "sbct1n0"}, link.run, str(link.root))
     shaper.poll(0.0)
     shaper.release()
@@ -176,7 +178,7 @@ def test_a_lab_state_names_the_folder_its_shaper_watches(tmp_path: Path) -> None
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
     assert ethtool_state.install(profile, tmp_path, bin_dir)
-    data = json.loads((tmp_path / ethtool_state.STATE_FILE).read_text())
+    data = json.loads((tmp_path / ethtool_state.STATE_FILE).read_text(encoding="utf-8"))
     assert data["carrier_requests"] == str(tmp_path / carrier_drop.FOLDER)
     assert (tmp_path / carrier_drop.FOLDER).is_dir()
 

@@ -32,8 +32,11 @@ def _defined_names(tree: ast.Module) -> set[str]:
 
 
 def _module_file(root: Path, dotted: str) -> Path | None:
-    rel = Path(*dotted.split(".")[1:])
-    for candidate in (root / rel.with_suffix(".py"), root / rel / "__init__.py"):
+    parts = dotted.split(".")[1:]
+    rel = Path(*parts)
+    # `from tests import x`: the package itself, no file of its own name
+    files = (root / rel.with_suffix(".py"),) if parts else ()
+    for candidate in (*files, root / rel / "__init__.py"):
         if candidate.is_file():
             return candidate
     return None

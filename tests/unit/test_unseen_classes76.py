@@ -71,7 +71,9 @@ def test_a_can_adapter_in_lsusb_alone_is_no_nic() -> None:
 def test_a_quoted_ip_output_of_a_named_interface_is_read() -> None:
     """The PCAN-USB FD's `ip -details link show can0`, quoted with "> " and its command typed
     above it: read as any other quoted output (no line unread), can0 a CAN link."""
-    text = (CORPUS / _PCAN / "commands" / "001-ip_details_link_show_can0.txt").read_text()
+    text = (CORPUS / _PCAN / "commands" / "001-ip_details_link_show_can0.txt").read_text(
+        encoding="utf-8"
+    )
     parsed = parse_command("ip -details link show can0", text)
     assert parsed.warnings == []
     assert [(i.name, i.link_type) for i in parsed.result.interfaces] == [("can0", "can")]

@@ -62,11 +62,11 @@ def test_a_wholly_masked_mac_keeps_usbnets_registration_line() -> None:
 def test_a_dsm_tree_of_root_hubs_alone_is_read() -> None:
     """The DS716+II's `lsusb` excerpt keeps only the first root hub's line: DSM's tree prints a
     root hub as `|__usb1 1d6b:0002:...` (plain lsusb lists it as "Linux Foundation 2.0 root
-    hub"), so the output was read and shows no device; the warning says the typed `lsusb` line
-    could not be read, not that nothing could."""
+    hub"), so the output was read and shows no device: no warning that nothing could be read
+    (and, since can76's command echoes, none for the typed `lsusb` line above it either)."""
     inv = inspect_bundle(CORPUS / _DS716)
     said = [w for w in inv.warnings if "lsusb" in w]
-    assert said == ["“lsusb”: 1 line could not be read"]
+    assert said == []
     root = (
         "|__usb1          1d6b:0002:0310 09  2.00  480MBit/s 0mA 1IF  (xhci_hcd 0000:00:14.0) hub\n"
     )
