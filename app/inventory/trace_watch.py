@@ -10,7 +10,8 @@ driver's name as the prefix its functions carry) or that names the driver's modu
 driver it happened: the first such frame from the top. A driver's library module
 (`stmmac_open`: stmmac, which stm32-dwmac and the other dwmac glue drivers use) names the
 source directory they share. The head and that frame are the evidence; the `Modules linked
-in:` list names loaded modules, not the code that ran, and is never read.
+in:` list names loaded modules, not the code that ran: it is read only to choose among the
+drivers of a directory the trace named (trace_modules.py), never to name a NIC.
 
 Cheap per line (parsers/dmesg.py docstring): the parser classifies heads and frames by
 their needles ("WARNING: ", "page allocation failure", "+0x"); a function's driver is
