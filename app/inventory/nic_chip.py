@@ -137,13 +137,32 @@ def _own_description(device: Device, driver: str | None, ids: IdDatabase) -> str
 def _name_otherwise(device: Device, bus: str, driver: str | None, ids: IdDatabase) -> str | None:
     """No catalog chip: the kernel's chip line, then pci.ids/usb.ids, then the device's own
     description."""
-    if text := device.value("chip_text"):
-        return str(text)
+    text = device.value("chip_text")
     found = device.value("ids") or ids.ids_by_name("pci", device.value("description"))
     known = ids.name("usb" if bus == "usb" else "pci", found)
+    if text and not (known and _product_of_series(str(text), known)):
+        return str(text)
     if known and " device " not in known:
         return known
     return _own_description(device, driver, ids) or known
+
+
+# a chip model: capitals then four digits ("RT5390", "AR9271")
+_MODEL = re.compile(r"\b([A-Z]{2,4})(\d{2})(\d{2})\b")
+
+
+def _product_of_series(text: str, known: str) -> bool:
+    """Whether the IDs' name (usb.ids, pci.ids) names another product of the series the chip
+    line names: rt2x00's "RT chipset 5390" is the MAC's register (rt2800lib.c rt2800_probe_rt()
+    reads MAC_CSR0's chipset field), which the RT5370, RT5372 and RT5390 share (rt2800.h lists
+    their RF chips apart), while 148f:5370 is the RT5370 itself: the product the IDs name wins."""
+    line = _MODEL.fullmatch(text.strip())
+    if line is None:
+        return False
+    named = _MODEL.findall(known)
+    return any(m[:2] == line.groups()[:2] and m[2] != line.group(3) for m in named) and not any(
+        m == line.groups() for m in named
+    )
 
 
 def chip_of(

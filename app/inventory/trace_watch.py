@@ -10,7 +10,8 @@ driver's name as the prefix its functions carry) or that names the driver's modu
 driver it happened: the first such frame from the top. A driver's library module
 (`stmmac_open`: stmmac, which stm32-dwmac and the other dwmac glue drivers use) names the
 source directory they share. The head and that frame are the evidence; the `Modules linked
-in:` list names loaded modules, not the code that ran, and is never read.
+in:` list names loaded modules, not the code that ran: it is read only to choose among the
+drivers of a directory the trace named (trace_modules.py), never to name a NIC.
 
 Cheap per line (parsers/dmesg.py docstring): the parser classifies heads and frames by
 their needles ("WARNING: ", "page allocation failure", "+0x"); a function's driver is
@@ -31,6 +32,7 @@ from sbctune.catalog.vendor_drivers import vendor_module, vendor_modules_listing
 from sbctune.inventory.parsers.dmesg import DmesgEvent
 from sbctune.inventory.sightings import Key, Sighting, iface_key
 from sbctune.inventory.trace_library import PREFIX, library_nic, library_part, uses
+from sbctune.inventory.trace_modules import driver_among, listed_modules
 
 KINDS = frozenset({"trace_head", "trace_frame"})
 _WINDOW = 80  # lines after its head a frame belongs to (a trace is some 20-60 lines)
@@ -55,14 +57,17 @@ class TraceWatch:
     def __init__(self) -> None:
         self.head: DmesgEvent | None = None
         self.named = False
+        self.key: Key | None = None  # the open trace's key, once a line named its directory
 
     def see(self, event: DmesgEvent) -> Sighting | None:
         if event.kind == "trace_head":
             if "start" in event.fields:  # a stack dump's first line: a head only when none is
                 if not self._open(event):  # open (an excerpt that starts mid-report)
-                    self.head, self.named = event, False
+                    self.head, self.named, self.key = event, False, None
+                elif self.key is not None and event.fields["start"] == "Modules linked in:":
+                    return self._modules(event, self.key)
                 return None
-            self.head, self.named = event, False
+            self.head, self.named, self.key = event, False, None
             if (iface := event.fields.get("iface")) and (key := iface_key(iface)):
                 # skb_panic() names the interface the packet was for: that NIC's trace; the
                 # frames may still name its driver
@@ -88,6 +93,15 @@ class TraceWatch:
         found = frame_named(event.fields.get("frame", event.text))
         return self._named(event, found) if found is not None else None
 
+    @staticmethod
+    def _modules(event: DmesgEvent, key: Key) -> Sighting:
+        """The open trace's `Modules linked in:` list, for tie_traces to choose the driver of
+        its directory (trace_modules.py)."""
+        sighting = Sighting([key])
+        listed = " ".join(listed_modules(event.text))
+        sighting.add("trace_modules", listed, _SRC, event.text[:200], event.line)
+        return sighting
+
     def _open(self, event: DmesgEvent) -> bool:
         """Whether `event` lies within the open trace's window after its head."""
         return self.head is not None and 0 < event.line - self.head.line <= _WINDOW
@@ -98,6 +112,7 @@ class TraceWatch:
         head = self.head or event
         directory, driver = found
         key: Key = ("trace", directory)
+        self.key = key if driver is None else None  # a directory's: its modules may say which
         sighting = Sighting([key])
         sighting.add("kernel_trace", head.text, _SRC, head.text, head.line)
         if event is not head:
@@ -230,6 +245,10 @@ def tie_traces(found: list[Sighting]) -> list[Sighting]:
                     devices.setdefault(found_in, set()).update(keys)
             elif field == "trace_driver":
                 named.setdefault(sighting.keys[0][1], str(fact.value))
+            elif field == "trace_modules":  # the loaded modules: which driver of the directory
+                directory = sighting.keys[0][1]
+                if chosen := driver_among(directory, tuple(str(fact.value).split())):
+                    named.setdefault(directory, chosen)
             elif field == "ids" and sighting.keys:
                 for directory in _listed_in(str(fact.value), wanted):
                     listed.setdefault(directory, set()).add(sighting.keys[0])

@@ -47,6 +47,7 @@ from . import (
 )
 from .command_echo import echoed, uname_key, unglued
 from .common import ParseWarning, to_text
+from .glued_fence import unglue_fences
 from .mail_quote import join_quoted_log, unquote
 
 
@@ -407,6 +408,7 @@ def _run(key: str | None, iface: str | None, text: object, what: str) -> ParsedO
         )
         return ParsedOutput("uname -a", fields, fields_warnings, iface)
     body, quoted = unquote(to_text(text))  # a paste quoted in a reply: "> > output"
+    body = unglue_fences(body)  # "```[ 2301.3] usb 1-1.1: ...": the fence typed on the line
     body = echoed(what, body)  # "> ip -s link show can0" typed above its output
     if key == "ip" and iface:
         # `ip -s link show eth0`, unquoted as any other output but not dedented: its counters
