@@ -6,15 +6,12 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from sbctune.catalog.kernel_tree import (  # noqa: F401  (re-exported: one rule, two layers)
-    _RPI_KERNEL,
-    _UBUNTU_RASPI,
-    RPI_TREE,
-    SERIES,
-    _version,
-    release_holds,
-    tree_of,
-)
+# the kernel-tree rule lives in catalog (the inventory reads it too); re-exported as "X as X"
+from sbctune.catalog.kernel_tree import _UBUNTU_RASPI, _version
+from sbctune.catalog.kernel_tree import RPI_TREE as RPI_TREE
+from sbctune.catalog.kernel_tree import SERIES as SERIES
+from sbctune.catalog.kernel_tree import release_holds as release_holds
+from sbctune.catalog.kernel_tree import tree_of as tree_of
 from sbctune.tuning import debian_abi
 
 # The patch level a kernel string says: "6.1.170", "6.12.25+rpt-rpi-2712", "5.15.4-0-rpi4". An

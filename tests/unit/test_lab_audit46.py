@@ -31,7 +31,7 @@ from sbctune.tuning.probe import Facts, Read
 from tests.lab_profiles import profile_copy
 
 CAPTURES = Path(__file__).resolve().parents[1] / "captures" / "proc_interrupts"
-# a real Pi 5's /proc/interrupts (raspberrypi/linux issue 6898): "104: ... rp1_irq_chip 6 Level eth0"
+# a real Pi 5's /proc/interrupts (raspberrypi/linux issue 6898): "104: ... rp1_irq_chip 6 ... eth0"
 PI5 = CAPTURES / "pi5_linux_6898_ip_s_rx_drops_interrupts_cpu0_ethtool_s_grep.txt"
 MAINLINE = ["7.2.12+bpo-arm64", "6.18.3-arm64"]  # Debian's backport; any mainline 6.18 on
 PI_TREE = ["6.12.62+rpt-rpi-2712", "6.18.39+rpt-rpi-2712", "6.12.54-v8-16k+", "6.1.0-rpi7-rpi-2712"]
@@ -106,3 +106,66 @@ def test_the_labs_pi5_on_mainline_refuses_to_move_eth0(tmp_path: Path, kernel: s
 
 def test_the_labs_pi5_on_raspberry_pi_os_moves_eth0(tmp_path: Path) -> None:
     assert _write(tmp_path, "6.12.62+rpt-rpi-2712", "2\n") == (None, "2")
+
+
+# ------------------------------------------------------------------------------ row 2
+# On a kernel that threads every handler (PREEMPT_RT: uname -v, init/Makefile's preempt-flag),
+# the handler thread follows an affinity write only through the chip's effective mask
+# (kernel/irq/manage.c irq_thread_check_affinity), which the Raspberry Pi tree's rp1_irq_chip
+# leaves empty (issue 7101: smp_affinity f, effective_affinity 0 on 6.12.62+rpt-rpi-2712; issue
+# 7301 on PREEMPT_RT: the thread stays). irq-affinity was planned as "moved off CPU 0".
+
+# real uname -a lines: kdoren/linux issue 1 (a Pi 4 on 5.4.81-rt45-v8+, before and after the
+# rebuild with PREEMPT_RT), raspberrypi/linux issue 2244 (the RT patch's older two words)
+RT_UNAME = (
+    "Linux jambox 5.4.81-rt45-v8+ #9 SMP PREEMPT_RT Mon Dec 28 00:13:29 PST 2020 aarch64 GNU/Linux"
+)
+NOT_RT_UNAME = (
+    "Linux raspberrypi 5.4.81-rt45-v8+ #4 SMP PREEMPT Sat Dec 12 04:48:41 PST 2020 aarch64"
+    " GNU/Linux"
+)
+
+
+def _board(uname: str) -> Board:
+    from sbctune.advice.inspect import inventory_from_raw
+    from sbctune.inventory.raw import RawOutputs
+
+    return inventory_from_raw(RawOutputs(commands={"uname -a": uname + "\n"})).board
+
+
+def test_inspect_reads_a_kernel_that_threads_its_handlers_from_uname() -> None:
+    assert _board(RT_UNAME).irq_threads == "PREEMPT_RT"
+    assert _board(NOT_RT_UNAME).irq_threads is None
+    assert _board(RT_UNAME).kernel == "5.4.81-rt45-v8+"
+
+
+def _rt_plan(effective: str, threads: str | None = "PREEMPT_RT"):  # type: ignore[no-untyped-def]
+    found = Facts("eth0")
+    found.knobs["/sys/devices/system/cpu/online"] = Read(True, "0-3")
+    found.knobs["/proc/irq/104/smp_affinity"] = Read(True, "f")
+    found.knobs["/proc/irq/104/effective_affinity"] = Read(True, effective)
+    nic = Nic("eth0", driver="macb", chip="RP1", irqs=[104])
+    tweak = catalog.tweak("irq-affinity")
+    board = Board(kernel="6.12.62+rpt-rpi-2712", irq_threads=threads)
+    inventory = Inventory(board=board, nics=[nic])
+    return PLANNERS[tweak.kind](Context(tweak, found, inventory, nic, {}, {}, (tweak.id,)))
+
+
+def test_on_an_rt_kernel_a_handler_thread_that_would_not_follow_is_not_moved() -> None:
+    item = _rt_plan("0")
+    assert not item.applicable
+    assert not item.changes
+    assert "runs every interrupt handler in a thread" in item.reason
+    assert "effective_affinity reads 0 while smp_affinity reads f" in item.reason
+    assert "kernel/irq/manage.c: irq_thread_check_affinity" in item.reason
+
+
+@pytest.mark.parametrize(("effective", "threads"), [("1", "PREEMPT_RT"), ("0", None)])
+def test_a_chip_that_reports_its_mask_or_a_kernel_without_threads_still_moves(
+    effective: str, threads: str | None
+) -> None:
+    """The GIC fills the effective mask (a Pi 4's bcmgenet: the thread follows); without
+    PREEMPT_RT the handler runs where the interrupt does. Holds before the fix too."""
+    item = _rt_plan(effective, threads)
+    assert item.applicable, item.reason
+    assert [c.target for c in item.changes] == ["/proc/irq/104/smp_affinity"]
