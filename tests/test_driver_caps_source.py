@@ -42,6 +42,7 @@ GLOBS = (
     "net/mac80211/iface.c",  # Wi-Fi TX queues by access category (audit 27)
     "drivers/base/cpu.c",  # the isolated and nohz_full CPU lists (audit 41)
     "kernel/sched/isolation.c",  # nohz_full= and the housekeeping masks (audit 41)
+    "drivers/misc/*",  # mainline's RP1 (drivers/misc/rp1, 7.2): rp1_irq_chip (audit 46)
 )
 
 

@@ -12,6 +12,7 @@ from sbctune.catalog.arm_machines import ArmMachine, arm_machine
 from sbctune.catalog.dt_boards import load_dt_boards
 from sbctune.catalog.kernel_flavours import soc_by_kernel
 from sbctune.inventory.brcmfmac_board import board_types
+from sbctune.inventory.kernel_build import irq_threads
 from sbctune.inventory.mips_identity import mips_machine, mips_soc
 from sbctune.inventory.model import Board, Throttled
 from sbctune.inventory.raw import Parsed
@@ -206,6 +207,7 @@ def board_of(parsed: Parsed, catalog: Catalog) -> Board:
     _identity(board, parsed, catalog)
     if parsed.uname:
         board.kernel = parsed.uname.kernel_release
+        board.irq_threads = irq_threads(parsed.uname.kernel_version)
     booted = parsed.dmesg.of_kind("kernel_version") if parsed.dmesg is not None else []
     if not board.kernel and parsed.ubus_board is not None:  # procd's uname release
         board.kernel = parsed.ubus_board.kernel

@@ -12,6 +12,10 @@ A chip that can steer its other lines may map some per CPU ("irqchip_percpu_hwir
 hwirqs 0-31, gic_irq_domain_map): those cannot be moved either (irqd_can_balance is false), so
 the lab refuses them as the kernel does, and so are the lines their requester pins
 ("irq_action_no_balancing": armpmu_request_irq's "arm-pmu", IRQF_NOBALANCING; audit 36a).
+A chip only mainline leaves without affinity, where the Raspberry Pi tree's own driver of the
+same name gave it one, holds by its release ("since") on a kernel of the upstream tree only
+("upstream_chip": the Pi 5's rp1_irq_chip, drivers/misc/rp1 against the tree's drivers/mfd/rp1.c
+with rp1_irq_set_affinity; audit 46 row 1).
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from sbctune.catalog.kernel_tree import release_holds, tree_of
 from sbctune.catalog.table_cache import cached_file
 from sbctune.inventory.parsers.procfs import Interrupts
 from sbctune.resources import resource_root
@@ -111,6 +116,20 @@ def per_device_fact(chip: str | None) -> dict[str, Any] | None:
     return None
 
 
+def upstream_fact(chip: str | None, kernel: str | None) -> dict[str, Any] | None:
+    """The fact of a chip that only the upstream tree leaves without irq_set_affinity, where it
+    holds on `kernel`: from its release on ("since") and only where the kernel is not a build of
+    the Raspberry Pi tree (tree_of, for the fact's chip); None otherwise, and for a kernel whose
+    release is not known (the write then says)."""
+    text = (chip or "").strip()
+    for fact in _facts()[1]:
+        if (fact["fact"] == "irqchip_without_affinity" and fact.get("upstream_chip")
+                and fact.get("shown_as") == text and release_holds(fact, kernel) is True
+                and tree_of(kernel, str(fact["upstream_chip"])) == "debian"):  # fmt: skip
+            return fact
+    return None
+
+
 def fixed_chip(
     chip: str | None, kernel: str | None = None, hwirq: str | None = None
 ) -> FixedChip | None:
@@ -123,8 +142,12 @@ def fixed_chip(
     named = per_device_fact(chip)
     if named is not None:  # its name alone dates it: no kernel before the fact names a chip so
         return FixedChip(chip.strip(), str(named["words"]), f"{named['file']}: {named['symbol']}")
+    dated = upstream_fact(chip, kernel)
+    if dated is not None:
+        return FixedChip(chip.strip(), str(dated["words"]), f"{dated['file']}: {dated['symbol']}")
     series = _series(kernel, known)
     mine = [f for f in facts if f.get("shown_as") == chip.strip() and not f.get("per_device")
+            and not f.get("upstream_chip")
             and (f["fact"] == "irqchip_without_affinity"
                  or (f["fact"] == "irqchip_percpu_hwirqs" and _per_cpu(f, hwirq)))]  # fmt: skip
     if not mine or not series <= {s for f in mine for s in f["kernels"]}:

@@ -59,6 +59,8 @@ class Board:
     cpu_governors: list[str] = field(default_factory=list)
     soc_source: str | None = None  # what says which SoC it is, when not the catalog
     soc_nic: str | None = None  # the SoC's own Ethernet MAC, when the catalog knows it
+    # "PREEMPT_RT" where uname -v says the kernel threads every interrupt handler (kernel_build)
+    irq_threads: str | None = None
 
 
 @dataclass

@@ -10,9 +10,10 @@ facts):
   `errno`: the Pi 4's PCIe MSI chip up to 6.1, `brcm_msi_set_affinity` returning -EINVAL, seed
   000's "Invalid argument");
 - a chip with no `irq_set_affinity` at all (the Pi 1-3's `armctrl_chip`; the Pi 4's MSI chip in
-  6.12, `MSI_FLAG_NO_AFFINITY`; lan78xx's own `lan78xx-irqs`), or a per-CPU line of a chip that
-  steers its others (the GIC's 0-31), or a line its requester pins (IRQF_NOBALANCING: the
-  PMU's "arm-pmu"), is refused by `write_irq_affinity` itself
+  6.12, `MSI_FLAG_NO_AFFINITY`; lan78xx's own `lan78xx-irqs`; the Pi 5's `rp1_irq_chip` on a
+  mainline kernel from 6.18, not on the Raspberry Pi tree's: audit 46), or a per-CPU line of a
+  chip that steers its others (the GIC's 0-31), or a line its requester pins (IRQF_NOBALANCING:
+  the PMU's "arm-pmu"), is refused by `write_irq_affinity` itself
   (kernel/irq/proc.c): EIO in 6.1, EPERM in 6.12 (`irq_affinity_refusal_errno`).
 
 The kernel's series is the profile's (`[lab] kernel`); a kernel older than every series of the
@@ -25,7 +26,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from sbctune.inventory.irq_chips import fixed_irqs, per_device_fact, pinned_line
+from sbctune.inventory.irq_chips import fixed_irqs, per_device_fact, pinned_line, upstream_fact
 from sbctune.inventory.parsers.procfs import parse_interrupts
 from sbctune.tuning import driver_caps
 from sbctune.tuning.driver_caps_series import release_holds
@@ -73,6 +74,8 @@ def refusal(
     named = per_device_fact(chip)
     if named is not None:  # a chip named per device: no irq_set_affinity, write_irq_affinity
         return _core_at(facts, str(named["since"]["release"]))  # refuses (EPERM from 6.12)
+    if upstream_fact(chip, kernel) is not None:  # no irq_set_affinity on the upstream tree
+        return _core_at(facts, str(kernel))  # (the Pi 5's rp1_irq_chip on 7.2: EPERM)
     if series is None:
         known = [str(k) for k in driver_caps.table()["kernels"]]
         # a per-CPU line in every series is, like a pinned one, the core's own refusal

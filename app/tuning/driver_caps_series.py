@@ -6,47 +6,18 @@ from __future__ import annotations
 import re
 from typing import Any
 
+# the kernel-tree rule lives in catalog (the inventory reads it too); re-exported as "X as X"
+from sbctune.catalog.kernel_tree import _UBUNTU_RASPI, _version
+from sbctune.catalog.kernel_tree import RPI_TREE as RPI_TREE
+from sbctune.catalog.kernel_tree import SERIES as SERIES
+from sbctune.catalog.kernel_tree import release_holds as release_holds
+from sbctune.catalog.kernel_tree import tree_of as tree_of
 from sbctune.tuning import debian_abi
 
-SERIES = re.compile(r"(\d+)\.(\d+)")
 # The patch level a kernel string says: "6.1.170", "6.12.25+rpt-rpi-2712", "5.15.4-0-rpi4". An
 # ABI name's ".0-" ("6.1.0-41-arm64": Debian's 6.1.158 package; "6.1.0-rpi7-rpi-v8"; Ubuntu's
 # "6.8.0-1056-raspi") says the series only: its real patch level is in uname -v, not here.
 _PATCH = re.compile(r"([0-9]+)\.([0-9]+)\.([0-9]+)(-?)")
-# Raspberry Pi OS kernels: "6.12.25+rpt-rpi-2712", "6.1.0-rpi7-rpi-v8", "6.1.21-v8+",
-# "5.15.84-v7l+". Any other build of the Raspberry Pi tree keeps its defconfig's
-# CONFIG_LOCALVERSION as a word of the release (bcm2711_defconfig "-v8", bcm2712_defconfig
-# "-v8-16k", bcm2709 "-v7", bcm2711 on arm "-v7l"): with setlocalversion's "+" only when the tree
-# is not at a tag (Yocto's "5.4.69-v8" has none), with a builder's own words after it ("-v8-rt",
-# "6.12.25-v8-morse+") and with the RT patch's "-rtN" before it ("6.1.77-rt24-v8-16k+"): audit
-# 24 row 1. The word ends at "-", "+", "_", a space or the end: "-v8" inside a word is not one.
-_RPI_KERNEL = re.compile(r"rpi|\+rpt|-v[678]l?(?=[-+_\s]|$)")
-# Ubuntu's Raspberry Pi kernels ("6.8.0-1056-raspi"): Ubuntu's own tree with the Raspberry Pi
-# patches, not an rpi-N.y branch; a fact's "branches" says them apart ("ubuntu-raspi-6.8").
-_UBUNTU_RASPI = re.compile(r"\d-raspi\b")
-RPI_TREE = "raspberrypi/linux"
-# Chips that only the Raspberry Pi tree drives before mainline gained them, with that release:
-# Debian's 6.1 and 6.12 macb has no RP1 entry in macb_dt_ids; mainline has one from 6.18
-# (dc110d1b2356 "net: cadence: macb: Add support for Raspberry Pi RP1 ethernet controller",
-# raspberrypi_rp1_config, without the tree's gem_set_coalesce: audit 31 row 3). Before it (or
-# with no version: the lab's Pi 5 shows no uname) a NIC on them runs that tree.
-_RPI_ONLY_CHIPS = {"rp1": (6, 18)}
-
-
-def tree_of(kernel: str | None, chip: str | None = None) -> str:
-    """Which source tree the running kernel was built from: the Raspberry Pi tree for Raspberry
-    Pi OS kernels (and Ubuntu's raspi builds, which carry its patches), and for a chip only that
-    tree drives until the release mainline gained it; else Debian's (upstream)."""
-    if _RPI_KERNEL.search(kernel or ""):
-        return RPI_TREE
-    squeezed = (chip or "").lower().replace(" ", "")
-    upstream = [release for c, release in _RPI_ONLY_CHIPS.items() if c in squeezed]
-    if not upstream:
-        return "debian"
-    match = SERIES.search(kernel or "")
-    if match is None or _UBUNTU_RASPI.search(kernel or ""):
-        return RPI_TREE
-    return "debian" if (int(match.group(1)), int(match.group(2))) >= min(upstream) else RPI_TREE
 
 
 def rpi_carried(fact: dict[str, Any], kernel: str | None) -> bool | None:
@@ -150,28 +121,3 @@ def _abi_holds(span: dict[str, Any], kernel: str | None) -> bool | None:
     if changed is None:
         return None
     return changed if span["holds"] == "since" else not changed
-
-
-def release_holds(fact: dict[str, Any], kernel: str | None) -> bool | None:
-    """Whether the running kernel's release carries a fact that mainline gained or lost in a
-    release of its own: its "since" names the first release that has it, its "until" the first
-    that no longer has it, each with the commit (bcmgenet's get/set_pauseparam since 5.16,
-    2d8bdf525d71; stmmac's EBUSY while down until 6.12, 55ddb6c5a3ae). The table is read from
-    6.1 and 6.12 only, so without a date a kernel before, between or after them took what
-    both say (audit 26). None where the kernel string has no version; True for an undated
-    fact. Such changes are not backported to stable releases, so the series decides."""
-    since, until = fact.get("since"), fact.get("until")
-    if not since and not until:
-        return True
-    match = SERIES.search(kernel or "")
-    if match is None:
-        return None
-    running = (int(match.group(1)), int(match.group(2)))
-    if since and running < _version(str(since["release"])):
-        return False
-    return not (until and running >= _version(str(until["release"])))
-
-
-def _version(series: str) -> tuple[int, int]:
-    major, minor = series.split(".")[:2]
-    return int(major), int(minor)

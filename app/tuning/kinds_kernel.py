@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sbctune.tuning import catalog, driver_caps, irq_names, source_rule
+from sbctune.tuning import catalog, driver_caps, irq_names, irq_threads, source_rule
 from sbctune.tuning.knobs import format_mask, mask_value
 from sbctune.tuning.model import Change, PlannedTweak
 from sbctune.tuning.plan_context import Context, all_mask, is_number, queue_files
@@ -227,6 +227,12 @@ def plan_irq_affinity(ctx: Context) -> PlannedTweak:
                         f"off CPU {avoid}")  # fmt: skip
     if fixed:
         item.impossible.append((_which(fixed), why))
+    # a threaded handler that the write would not move (PREEMPT_RT, a chip with no effective
+    # mask: audit 46 row 2) is as good as fixed: the work stays where it is
+    staying = irq_threads.staying(ctx, [i for i in irqs if i not in fixed])
+    if staying is not None:
+        item.impossible.append((_which(staying[0]), staying[1]))
+        fixed = fixed + staying[0]
     _affinity_writes(ctx, item, avoid, fixed, ctx.nic.driver)
     if not item.changes:
         item.applicable = False
