@@ -184,6 +184,19 @@ def raw_ssh(info: LabInfo) -> Any:
     )  # fmt: skip
 
 
+def carrier_back(lab: LabInfo, iface: str, tries: int = 120) -> None:
+    """Wait (bounded: ``tries`` reads half a second apart) until ``iface`` in the lab has its
+    carrier again: a driver's restart drops the link for seconds (app/lab/carrier_drop.py), as
+    on a real Pi, and a login over that NIC meanwhile finds no route."""
+    from tests.integration.test_tuning import in_lab
+
+    for _ in range(tries):
+        if in_lab(lab, f"cat /sys/class/net/{iface}/carrier 2>/dev/null").strip() == "1":
+            return
+        time.sleep(0.5)
+    raise AssertionError(f"{iface} in lab {lab.name} did not get its carrier back")
+
+
 async def connect_to_lab(lab: LabInfo, known_hosts_dir: Path) -> Session:
     """A session to the lab as its user `pi`, trusting its fresh host key in a private file."""
     target = Target(lab.host, lab.port, lab.user, password=Secret(lab.password))

@@ -22,6 +22,11 @@ from collections.abc import Callable
 from pathlib import Path
 
 FOLDER = "carrier"
+# An end set down loses its connected route, and the host would send what it had for the lab
+# to its default route, off this machine (session 33's rehearsal: a login during a drop was
+# answered from outside). Every lab address is in 198.18.0.0/15 (RFC 2544's benchmarking
+# range): the least-preferred route there refuses at once, and a lab's own /24 outranks it.
+GUARD_ROUTE = ["route", "replace", "unreachable", "198.18.0.0/15", "metric", "4294967295"]
 MAX_SECONDS = 10.0
 # the shortest drop: the shaper's next poll brings it back (a restart always drops the link)
 MIN_SECONDS = 0.1
@@ -91,6 +96,7 @@ class CarrierDrops:
             if end in self.pending:  # a second restart while the link is away
                 self.pending[end] = max(self.pending[end], back)
             elif _is_up(end, self.sysfs):  # an end set down by someone else stays so
+                self.run(GUARD_ROUTE)
                 self.run(["link", "set", "dev", end, "down"])
                 self.pending[end] = back
 

@@ -11,7 +11,7 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
-from sbctune.lab import netns, sshd
+from sbctune.lab import carrier_drop, netns, sshd
 from sbctune.lab.processes import alive, children, kill_all, mounts_under
 from sbctune.lab.state import (
     NETNS_PREFIX,
@@ -105,6 +105,9 @@ def _shared_cleanup() -> None:
         return
     sshd.remove_sudoers()
     sshd.remove_user_if_ours()
+    # the route a carrier drop put in place (carrier_drop.GUARD_ROUTE), gone with the last lab
+    guard = ["ip", "route", "del", *carrier_drop.GUARD_ROUTE[2:]]
+    subprocess.run(guard, check=False, capture_output=True, timeout=10)
     marker = Path("/run/sbctune") / PRIVSEP_MARKER
     if marker.exists():
         with contextlib.suppress(OSError):

@@ -20,7 +20,7 @@ from sbctune.lab import fake_ethtool
 from sbctune.lab.profile import profiles_root
 from sbctune.tuning import plan
 from tests.integration.test_tuning import in_lab
-from tests.lab_support import connect_to_lab
+from tests.lab_support import carrier_back, connect_to_lab
 
 pytestmark = [pytest.mark.lab]
 
@@ -31,6 +31,7 @@ async def test_r8169_refuses_pause_changes_with_jumbo_frames(
     lab = lab_factory("cm4-rtl8125b-r8169")
     assert "RX:\t\ton" in in_lab(lab, "ethtool -A eth1 rx on && ethtool -a eth1")  # MTU 1500
     in_lab(lab, "ip link set dev eth1 mtu 9000")
+    carrier_back(lab, "eth1")  # r8169's MTU change restarts it: the link drops (audit 44)
     try:
         # rtl_jumbo_config took pause out of the advertisement (audit 25 row 1): -a resolves
         # RX off, so `rx off` asks for nothing (ethnl_set_pause returns 0 unchanged); a request
@@ -96,6 +97,7 @@ def test_r8169s_shown_features_follow_an_mtu_change(lab_factory: Any) -> None:
     before = in_lab(lab, "ethtool -k eth1")
     assert "tx-checksum-ipv4: on\n" in before
     in_lab(lab, "ip link set dev eth1 mtu 9000")
+    carrier_back(lab, "eth1")  # r8169's MTU change restarts it: the link drops (audit 44)
     try:
         jumbo = in_lab(lab, "ethtool -k eth1")
         assert "tx-checksum-ipv4: off [requested on]\n" in jumbo

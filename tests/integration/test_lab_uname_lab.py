@@ -22,7 +22,7 @@ from sbctune.tuning import plan
 from sbctune.workflow.connecting import connected_facts
 from tests.integration.test_tuning import in_lab
 from tests.lab_profiles import profile_copy
-from tests.lab_support import cli_as_user, cli_output, connect_to_lab
+from tests.lab_support import carrier_back, cli_as_user, cli_output, connect_to_lab
 
 pytestmark = [pytest.mark.lab]
 
@@ -135,6 +135,7 @@ async def test_the_pi5s_eee_plan_goes_by_the_kernel_the_lab_shows(
     lab = lab_factory(_pi5_on(tmp_path, kernel) if kernel else "pi5-macb")
     turned_on = in_lab(lab, "ethtool --set-eee eth0 eee on; echo exit=$?")
     assert turned_on.strip().endswith("exit=0") is held, turned_on  # only 6.18 has set_eee
+    carrier_back(lab, "eth0")  # 6.18's set_eee renegotiates through phylink: the link drops
     async with await connect_to_lab(lab, tmp_path) as session:
         release = await session.run(["uname", "-r"])
         inventory, _ = await inspect_host(session)

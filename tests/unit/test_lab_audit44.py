@@ -42,8 +42,12 @@ class FakeLink:
         (self.pi / "carrier_changes").write_text("2\n", encoding="utf-8")
         (self.host / "flags").write_text("0x1003\n", encoding="utf-8")
         self.ran: list[list[str]] = []
+        self.routes: list[tuple[int, list[str]]] = []
 
     def run(self, args: list[str]) -> None:  # the host's `ip`, as the shaper runs it
+        if args[0] != "link":
+            self.routes.append((len(self.ran), args))  # the guard route, before ran[n]
+            return
         self.ran.append(args)
         up = args[-1] == "up"
         (self.host / "flags").write_text("0x1003\n" if up else "0x1002\n", encoding="utf-8")
@@ -267,3 +271,18 @@ def test_a_refused_forced_speed_on_phylib_keeps_the_link(
         state, "-s", "eth0", "speed", "2500", "duplex", "full", "autoneg", "off"
     )
     assert err == ["netlink error: Invalid argument"] and seen == []
+
+
+def test_an_end_taken_down_never_sends_the_labs_traffic_off_the_machine(
+    link: FakeLink, tmp_path: Path
+) -> None:
+    """A host end set down loses its connected route: before it goes down, the shaper makes
+    sure 198.18.0.0/15 without a lab route is unreachable, not the default route's."""
+    requests = tmp_path / "carrier"
+    requests.mkdir()
+    shaper = carrier_drop.CarrierDrops(requests, {"eth1": "sbct1n0"}, link.run, str(link.root))
+    (requests / "eth1").write_text("2\n", encoding="utf-8")
+    shaper.poll(0.0)
+    assert link.ran == [["link", "set", "dev", "sbct1n0", "down"]]
+    assert link.routes == [(0, carrier_drop.GUARD_ROUTE)]  # before the end went down
+    assert carrier_drop.GUARD_ROUTE[2:4] == ["unreachable", "198.18.0.0/15"]
