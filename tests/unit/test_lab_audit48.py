@@ -9,6 +9,10 @@ and the planner's source rule let eee-off through.
 
 Row 2: from 7.0 asix binds usbnet_get_drvinfo (44ecaff55282 removed asix_get_drvinfo and
 DRIVER_VERSION), so `ethtool -i` shows the kernel's release as version, no longer "22-Dec-2011".
+
+Row 3: 7.2's rtl_set_eee_txidle_timer covers RTL_GIGA_MAC_VER_61 to RTL_GIGA_MAC_VER_LAST, so the
+RTL8127A and RTL9151A report the Tx LPI timer (MTU + 46 bytes at the link's speed) as the
+RTL8125/8126 do; the lab showed "Tx LPI: 0 (us)" for them.
 """
 
 from __future__ import annotations
@@ -19,7 +23,7 @@ import pytest
 
 from sbctune.inventory.model import Board, Inventory, Nic
 from sbctune.tuning import source_rule
-from tests.fake_ethtool_support import ethtool, lab_state
+from tests.fake_ethtool_support import LINK_UP, ethtool, lab_state, with_link
 
 POSIX = pytest.mark.posix_only("the lab's fake ethtool (Linux-only lab) locks its state with fcntl")
 IMX8MP = "nxp,imx8mp-dwmac-eqos"
@@ -89,3 +93,33 @@ def test_asix_shows_the_kernels_release_from_70(tmp_path: Path, kernel: str) -> 
 @pytest.mark.parametrize("kernel", ["6.1.0-28-arm64", "6.12.57+deb13-arm64", "6.19.2-arm64"])
 def test_asix_shows_its_driver_version_before_70(tmp_path: Path, kernel: str) -> None:
     assert _drvinfo_version(tmp_path, kernel) == "22-Dec-2011"
+
+
+# --- row 3: the RTL8127A's and RTL9151A's Tx LPI timer on 7.2 ---------------------------------
+
+
+def _tx_lpi(tmp_path: Path, chip: str, kernel: str) -> str:
+    path = lab_state(tmp_path, "r8169", chip, kernel, speed=1000.0)
+    out, err, code = ethtool(with_link(path, **LINK_UP), "--show-eee", "eth0")
+    assert code == 0, (out, err)
+    return next(x for x in out.splitlines() if "Tx LPI:" in x).split("Tx LPI:")[1].strip()
+
+
+@POSIX
+@pytest.mark.parametrize("chip", ["RTL8127A", "RTL9151A"])
+def test_the_newest_realtek_chips_show_their_tx_lpi_timer_on_72(tmp_path: Path, chip: str) -> None:
+    """DIV_ROUND_CLOSEST((1500 + 46) * 8, 1000) = 12 us, as r8169_get_tx_lpi_timer_us."""
+    assert _tx_lpi(tmp_path, chip, "7.2.12+bpo-arm64") == "12 (us)"
+
+
+@POSIX
+@pytest.mark.parametrize(
+    ("chip", "kernel"),
+    [
+        ("RTL8125B", "6.12.57-arm64"),
+        ("RTL8126A", "7.2.12+bpo-arm64"),
+        ("RTL8125B", "7.2.12+bpo-arm64"),
+    ],
+)
+def test_the_rtl8125_and_8126_keep_theirs(tmp_path: Path, chip: str, kernel: str) -> None:
+    assert _tx_lpi(tmp_path, chip, kernel) == "12 (us)"
