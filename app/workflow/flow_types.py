@@ -115,6 +115,7 @@ class Attribution:
     contributions: list[Contribution] = field(default_factory=list)
     not_measured: dict[str, str] = field(default_factory=dict)  # tweak -> why (not possible, ...)
     kept: AppliedSession | None = None  # the helpful tweaks, applied together and confirmed
+    reference: RunRecord | None = None  # the baseline measured again after the tweaks alone
 
     @property
     def helpful(self) -> list[str]:
