@@ -258,9 +258,8 @@ def _report(
     if result.advice is not None:
         print(render_advice(result.advice, "What limits this Pi, and what to do"))
     ids = [r.id for r in result.runs if r.id is not None]
-    ids += [c.run_id for c in steps if c.run_id is not None and c.run_id not in ids]
-    again = result.attribution.reference if result.attribution else None
-    ids += [again.id] if again is not None and again.id is not None else []
+    told_apart = result.attribution.run_ids() if result.attribution else []
+    ids += [i for i in told_apart if i not in ids]
     try:
         written = export("html", gather(history, ids), path, overwrite=force)
     except UserError as exc:

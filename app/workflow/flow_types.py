@@ -121,6 +121,13 @@ class Attribution:
     def helpful(self) -> list[str]:
         return [c.tweak_id for c in self.contributions if c.helps]
 
+    def run_ids(self) -> list[int]:
+        """Each tweak's own run and the baseline measured again: an export of the results holds
+        them too, or its table of what each tweak did is missing or judged without the floor."""
+        ids = [c.run_id for c in self.contributions]
+        ids.append(self.reference.id if self.reference is not None else None)
+        return [i for i in ids if i is not None]
+
 
 @dataclass
 class FlowResult:

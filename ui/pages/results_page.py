@@ -229,6 +229,13 @@ class ResultsPage(ResultsExporting):
     def runs(self) -> list[RunRecord]:
         return self._state.runs
 
+    def export_ids(self) -> list[int]:
+        """With each tweak's own run when Find what helps told them apart: the Results show
+        that table, so the export does too (it held only the before and after)."""
+        ids = super().export_ids()
+        found = self._state.model.attribution
+        return ids + [i for i in (found.run_ids() if found else []) if i not in ids]
+
     def _key(self) -> object:
         state = self._state
         return (
