@@ -43,7 +43,7 @@ def test_a_gain_the_baseline_made_by_itself_is_not_credited_to_a_tweak() -> None
     found = {c.tweak_id: c for c in contributions([BASELINE, GOVERNOR, RPS, AGAIN])}
     assert found["cpu-governor-performance"].helps and not found["rps-rfs"].helps
     assert found["rps-rfs"].summary == "no gain beyond noise"
-    header, rows = contributions_table(list(found.values()))
+    _header, rows = contributions_table(list(found.values()))
     kept = {row[0]: row[-1] for row in rows}
     assert kept == {"CPU frequency governor: performance": "yes: it helped",
                     "Receive packet steering (RPS) with flow steering (RFS)": "no: reverted"}
