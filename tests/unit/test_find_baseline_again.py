@@ -45,8 +45,10 @@ def test_a_gain_the_baseline_made_by_itself_is_not_credited_to_a_tweak() -> None
     assert found["rps-rfs"].summary == "no gain beyond noise"
     _header, rows = contributions_table(list(found.values()))
     kept = {row[0]: row[-1] for row in rows}
-    assert kept == {"CPU frequency governor: performance": "yes: it helped",
-                    "Receive packet steering (RPS) with flow steering (RFS)": "no: reverted"}
+    assert kept == {
+        "CPU frequency governor: performance": "yes: it helped",
+        "Receive packet steering (RPS) with flow steering (RFS)": "no: reverted",
+    }
     words = drift_words(list(found.values()))
     assert words is not None and "(run 4)" in words and "Pi → PC one way 48 Mbit/s" in words
 
