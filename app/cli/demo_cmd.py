@@ -23,6 +23,7 @@ from sbctune.cli.in_force import add_revert_first_argument, cli_hint, settle_bef
 from sbctune.cli.progress import interval_line, outcome_lines, say
 from sbctune.cli.target_args import add_credential_arguments, open_session
 from sbctune.compare import compare
+from sbctune.compare.attribution import drift_words
 from sbctune.compare.calibration import calibration_for
 from sbctune.compare.words import verdict_lines
 from sbctune.errors import UserError
@@ -192,7 +193,8 @@ async def _flow(session: Session, args: argparse.Namespace) -> FlowResult:
         planned = await tuning_api.plan(session, inventory, args.nic, None,
                                         plan_options(args.allow_link_restart))  # fmt: skip
         count = sum(item.applicable for item in planned.items)
-        _step(f"Find what helps: {counted(count, 'tweak')}, one measurement each, about "
+        _step(f"Find what helps: {counted(count, 'tweak')}, one measurement each, the "
+              "baseline before and after, about "
               f"{(estimate_seconds(plan, count) + plan_seconds(plan)) / 60:.0f} min")  # fmt: skip
     with History.open() as history:
         # Tuning kept on the Pi would make the baseline the tuned speed (walk 14, problem 2).
@@ -246,6 +248,8 @@ def _report(
     if result.attribution is not None:
         print("\nWhat each tweak did on its own (vs the baseline, 95 % intervals):")
         print(text(contributions_table(steps)))
+        if moved := drift_words(steps):
+            print(moved)
         for tweak, why in result.attribution.not_measured.items():
             print(f"{tweak_title(tweak)}: {why}")
         kept = [tweak_title(t) for t in result.attribution.helpful]
@@ -254,7 +258,8 @@ def _report(
     if result.advice is not None:
         print(render_advice(result.advice, "What limits this Pi, and what to do"))
     ids = [r.id for r in result.runs if r.id is not None]
-    ids += [c.run_id for c in steps if c.run_id is not None and c.run_id not in ids]
+    told_apart = result.attribution.run_ids() if result.attribution else []
+    ids += [i for i in told_apart if i not in ids]
     try:
         written = export("html", gather(history, ids), path, overwrite=force)
     except UserError as exc:

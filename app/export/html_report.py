@@ -14,7 +14,7 @@ from typing import Any
 import sbctune
 from sbctune.compare import run_description, run_label
 from sbctune.compare.across_nics import across_nics_words
-from sbctune.compare.attribution import contributions
+from sbctune.compare.attribution import contributions, drift_words
 from sbctune.compare.baseline_words import first_run_warning
 from sbctune.compare.state_diff import change_lines
 from sbctune.compare.udp import notes as udp_notes
@@ -332,6 +332,8 @@ def _results(data: ReportData) -> str:
     if found:
         out.append("<h3>What each tweak did on its own (Find what helps)</h3>")
         out.append(_table(tables.contributions_table(found)))
+        if moved := drift_words(found):
+            out.append(f'<p class="note">{esc(moved)}</p>')
         out.append(waterfall(found).to_svg())
     if across := across_nics_words(data.runs):  # runs of several NICs: no change between
         out.append(f'<p class="note">{esc(across)}</p>')

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from sbctune.compare import run_description, run_label
 from sbctune.compare.across_nics import across_nics_words
-from sbctune.compare.attribution import contributions
+from sbctune.compare.attribution import contributions, drift_words
 from sbctune.compare.baseline_words import first_run_warning
 from sbctune.compare.state_diff import change_lines
 from sbctune.compare.udp import notes as udp_notes
@@ -55,6 +55,8 @@ def render(data: ReportData) -> str:
     if found:
         parts.append("\nWhat each tweak did on its own (vs the baseline, 95 % intervals):\n")
         parts.append(tables.markdown(tables.contributions_table(found)))
+        if moved := drift_words(found):
+            parts.append(f"\n{markdown_text(moved)}")
     if across := across_nics_words(data.runs):  # runs of several NICs: no change between
         parts.append(f"\n{markdown_text(across)}")
     elif len(data.runs) > 1:

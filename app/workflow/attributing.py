@@ -5,7 +5,8 @@ Used by the one-click flow (when the tweaks together helped and there is more th
 apart) and by the "Find what helps" mode (`sbctune demo --find`, the GUI's Results). Each
 step applies one tweak under the guard, measures while holding it, and reverts it; its run is
 stored with `tuning_state["step"]`, so every export shows the same contributions
-(sbctune.compare.attribution).
+(sbctune.compare.attribution). When a step came out faster or slower, the baseline is measured
+again after the last one, nothing applied: a change must clear how far it moved by itself.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from sbctune import tuning as tuning_api
-from sbctune.compare.attribution import contribution
+from sbctune.compare.attribution import contribution, seemed_to_change
 from sbctune.history import History
 from sbctune.history.records import RunRecord
 from sbctune.inventory.model import Inventory
@@ -32,6 +33,7 @@ from sbctune.workflow.estimate import (
     STEP_OVERHEAD_SECONDS,
     measure_seconds,
     per_tweak_seconds,
+    runs_to_tell_apart,
 )
 from sbctune.workflow.flow_types import (
     Attribution,
@@ -97,8 +99,9 @@ __all__ = ["STEP_OVERHEAD_SECONDS", "estimate_seconds", "find_what_helps", "plan
 
 def estimate_seconds(plan: Plan, tweaks: int) -> float:
     """What "Find what helps" takes, shown before it starts: one run of the plan per tweak
-    (with its idle probes, as the flow's time left counts it: sbctune.workflow.estimate)."""
-    return tweaks * per_tweak_seconds(plan)
+    and the baseline again (with its idle probes, as the flow's time left counts it:
+    sbctune.workflow.estimate)."""
+    return runs_to_tell_apart(tweaks) * per_tweak_seconds(plan)
 
 
 def plan_seconds(plan: Plan) -> float:
@@ -125,15 +128,15 @@ def outcome_why(outcome: TweakOutcome | None) -> str:
     return f"{status_words(outcome.status)}: {detail}" if detail else status_words(outcome.status)
 
 
-async def _one(ctx: FlowContext, tweak_id: str, found: Attribution, which: str) -> None:
-    """`which`: "1 of 3", said with the run (MeasuringAlone)."""
+async def _one(ctx: FlowContext, tweak_id: str, found: Attribution, which: str) -> RunRecord | None:
+    """`which`: "1 of 3", said with the run (MeasuringAlone). The tweak's run, when measured."""
     assert ctx.baseline is not None and ctx.baseline.id is not None
     plan = await tuning_api.plan(ctx.session, ctx.inventory, ctx.nic, (tweak_id,),
                                  plan_options(ctx.options.allow_link_restart))  # fmt: skip
     item = next((i for i in plan.items if i.tweak.id == tweak_id), None)
     if item is None or not item.applicable:
         found.not_measured[tweak_id] = left_out_why(item)
-        return
+        return None
     applied = await tuning_api.apply(ctx.session, plan, guard_seconds=ctx.options.guard_seconds,
                                      history=ctx.history)  # fmt: skip
     ctx.applied = applied  # a cancel reverts it
@@ -143,7 +146,7 @@ async def _one(ctx: FlowContext, tweak_id: str, found: Attribution, which: str) 
             await tuning_api.revert(ctx.session, applied.id, history=ctx.history)
         ctx.applied = None
         found.not_measured[tweak_id] = outcome_why(outcome)
-        return
+        return None
     ctx.tuning_now(applied, "guarded")
     ctx.emit(MeasuringAlone(f"{tweak_title(tweak_id)} on its own, {which}"))
     run = await ctx.measure(f"find:{tweak_id}", None, of={"tweak": tweak_id, "of": ctx.baseline.id})
@@ -152,19 +155,41 @@ async def _one(ctx: FlowContext, tweak_id: str, found: Attribution, which: str) 
     ctx.applied = None
     ctx.tuning_now(applied, "reverted")
     found.contributions.append(contribution(ctx.baseline, run, tweak_id))
+    return run
+
+
+async def _baseline_again(ctx: FlowContext, found: Attribution, runs: dict[str, RunRecord]) -> None:
+    """The baseline once more, nothing applied; every step judged again against both."""
+    assert ctx.baseline is not None and ctx.baseline.id is not None
+    ctx.emit(StepPlanned(1))
+    words = ("Find what helps: the baseline again, nothing changed, so that what the minutes "
+             "since changed by themselves is not credited to a tweak")  # fmt: skip
+    ctx.emit(TuningEvent(words))
+    ctx.emit(MeasuringAlone("The baseline again, nothing changed"))
+    again = await ctx.measure("find:baseline-again", None,
+                              of={"reference": True, "of": ctx.baseline.id})  # fmt: skip
+    found.contributions = [contribution(ctx.baseline, runs[c.tweak_id], c.tweak_id, again)
+                           for c in found.contributions]  # fmt: skip
+    found.reference = again
 
 
 async def find_what_helps(ctx: FlowContext, tweak_ids: Sequence[str]) -> Attribution:
-    """Each tweak alone (nothing else of sbctune's in force), then the helpful ones kept."""
+    """Each tweak alone (nothing else of sbctune's in force), the baseline again when one
+    seemed to change something, then the helpful ones kept."""
     found = Attribution()
+    runs: dict[str, RunRecord] = {}
     for i, tweak_id in enumerate(tweak_ids):
-        ctx.emit(StepPlanned(len(tweak_ids) - i))
+        ctx.emit(StepPlanned(runs_to_tell_apart(len(tweak_ids) - i)))
         # No time left of its own: the log line stays while the flow's bar counts down (walk
         # 14: "about 3 min" here against "about 1:22"; walk 15: "about 3:09 left" beside the
         # bar's 2:36). The bar's estimate is the one.
         ctx.emit(TuningEvent(f"Find what helps: {tweak_title(tweak_id)} on its own ({i + 1} of "
                              f"{len(tweak_ids)})"))  # fmt: skip
-        await _one(ctx, tweak_id, found, f"{i + 1} of {len(tweak_ids)}")
+        run = await _one(ctx, tweak_id, found, f"{i + 1} of {len(tweak_ids)}")
+        if run is not None:
+            runs[tweak_id] = run
+    if seemed_to_change(found.contributions):
+        await _baseline_again(ctx, found, runs)
     if found.helpful:
         plan = await tuning_api.plan(ctx.session, ctx.inventory, ctx.nic, found.helpful,
                                      plan_options(ctx.options.allow_link_restart))  # fmt: skip

@@ -3,10 +3,11 @@
 Every step counts what it plans: a measuring step one run of the plan (each test's idle
 probes, warm-up and counted seconds), tuning a few SSH round trips, and a step that measures
 each tweak on its own ("Find what helps", or "Keeping only what helps" when the tweaks
-together helped) one run of the plan per tweak, as it announces with `StepPlanned` before it
-begins. The running measurement counts down through its tests, and extra trials
-(sbctune.measure.steady) add their seconds, so the estimate grows with them. When a test runs
-longer than planned the estimate never claims "0:00": it says the flow is finishing.
+together helped) one run of the plan per tweak and one of the baseline again, as it
+announces with `StepPlanned` before it begins. The running measurement counts down through its
+tests, and extra trials (sbctune.measure.steady) add their seconds, so the estimate grows with
+them. When a test runs longer than planned the estimate never claims "0:00": it says the flow
+is finishing.
 """
 
 from __future__ import annotations
@@ -44,6 +45,12 @@ def measure_seconds(plan: Plan) -> float:
 def per_tweak_seconds(plan: Plan) -> float:
     """One tweak measured on its own: a run of the plan and the tuning around it."""
     return measure_seconds(plan) + STEP_OVERHEAD_SECONDS
+
+
+def runs_to_tell_apart(tweaks: int) -> int:
+    """The runs "Find what helps" plans: one per tweak, and the baseline again after them
+    (counted from the start: the time left may fall when it is not needed, never jump up)."""
+    return tweaks + 1 if tweaks > 0 else 0
 
 
 def clock_text(seconds: float) -> str:
@@ -163,11 +170,11 @@ class FlowEstimate:
         if step == "tune":
             return TUNE_SECONDS
         if step == "find":
-            return self._expected_tweaks * per_tweak_seconds(self.plan)
+            return runs_to_tell_apart(self._expected_tweaks) * per_tweak_seconds(self.plan)
         if step == "keep" and self._expected_tweaks > 1:
             # Each tweak alone, counted from the start (the flow says how many it plans):
             # the time left may then fall when they did not help, rather than jump up.
-            return self._expected_tweaks * per_tweak_seconds(self.plan)
+            return runs_to_tell_apart(self._expected_tweaks) * per_tweak_seconds(self.plan)
         return 0.0
 
     def _current_seconds(self) -> float:

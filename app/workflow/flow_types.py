@@ -115,10 +115,18 @@ class Attribution:
     contributions: list[Contribution] = field(default_factory=list)
     not_measured: dict[str, str] = field(default_factory=dict)  # tweak -> why (not possible, ...)
     kept: AppliedSession | None = None  # the helpful tweaks, applied together and confirmed
+    reference: RunRecord | None = None  # the baseline measured again after the tweaks alone
 
     @property
     def helpful(self) -> list[str]:
         return [c.tweak_id for c in self.contributions if c.helps]
+
+    def run_ids(self) -> list[int]:
+        """Each tweak's own run and the baseline measured again: an export of the results holds
+        them too, or its table of what each tweak did is missing or judged without the floor."""
+        ids = [c.run_id for c in self.contributions]
+        ids.append(self.reference.id if self.reference is not None else None)
+        return [i for i in ids if i is not None]
 
 
 @dataclass

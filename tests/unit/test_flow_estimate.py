@@ -21,6 +21,7 @@ from sbctune.workflow.estimate import (
     left_text,
     measure_seconds,
     run_seconds,
+    runs_to_tell_apart,
 )
 from sbctune.workflow.flow_types import FlowStep, StepPlanned, TweaksPlanned
 
@@ -58,7 +59,8 @@ def test_before_it_starts_every_step_counts_its_plan() -> None:
     est, _ = _estimate(FLOW)
     assert est.seconds_left() == 2 * EACH + TUNE_SECONDS  # keep: only if the tweaks helped
     find, _ = _estimate(["baseline", "find", "results"], tweaks=3)
-    assert find.seconds_left() == EACH + 3 * (EACH + STEP_OVERHEAD_SECONDS)
+    # three tweaks alone and the baseline again after them
+    assert find.seconds_left() == EACH + 4 * (EACH + STEP_OVERHEAD_SECONDS)
 
 
 def test_keeping_only_what_helps_counts_its_measurements_and_counts_down() -> None:
@@ -91,7 +93,8 @@ def test_find_what_helps_counts_down_through_each_tweak() -> None:
     est.feed(FlowStep("baseline", "done"))
     est.feed(FlowStep("find", "started"))
     seen = [est.seconds_left()]
-    for left in (2, 1):
+    # as find_what_helps says it: each tweak with the baseline again after them, then that run
+    for left in (runs_to_tell_apart(2), runs_to_tell_apart(1), 1):
         est.feed(StepPlanned(left))
         seen.append(est.seconds_left())
         for i, spec in enumerate(PLAN.tests):
@@ -100,7 +103,7 @@ def test_find_what_helps_counts_down_through_each_tweak() -> None:
             seen.append(est.seconds_left())
             clock.now += run_seconds(spec) / 2
             est.feed(Finished(i, spec, ()))
-    assert seen[0] == 2 * (EACH + STEP_OVERHEAD_SECONDS)
+    assert seen[0] == 3 * (EACH + STEP_OVERHEAD_SECONDS)
     assert all(b <= a for a, b in itertools.pairwise(seen)), seen
     assert seen[-1] > 0
 
@@ -160,12 +163,12 @@ def test_keeping_only_what_helps_is_counted_from_the_start() -> None:
     step's start does not make the time left jump up."""
     est, clock = _estimate(FLOW)
     est.feed(TweaksPlanned(3))
-    each_alone = 3 * (EACH + STEP_OVERHEAD_SECONDS)
+    each_alone = 4 * (EACH + STEP_OVERHEAD_SECONDS)  # three alone, the baseline again
     assert est.seconds_left() == 2 * EACH + TUNE_SECONDS + each_alone
     seen = [est.seconds_left(), *_through_tuning(est, clock)]
     est.feed(FlowStep("keep", "started"))
     seen.append(est.seconds_left())
-    est.feed(StepPlanned(3))  # the tweaks together helped: each alone, as counted
+    est.feed(StepPlanned(runs_to_tell_apart(3)))  # the tweaks together helped: as counted
     seen.append(est.seconds_left())
     assert all(b <= a for a, b in itertools.pairwise(seen)), seen
     assert seen[-1] == each_alone
@@ -200,4 +203,4 @@ def test_the_first_estimate_counts_only_the_tweaks_the_tuning_will_change() -> N
     assert to_change(items) == 3  # as the tuning step counts "applied" afterwards
     # The bar's first words: three tweaks alone, as the flow will measure them, not four.
     each_alone = EACH + STEP_OVERHEAD_SECONDS
-    assert first.seconds_left() == 2 * EACH + TUNE_SECONDS + 3 * each_alone
+    assert first.seconds_left() == 2 * EACH + TUNE_SECONDS + 4 * each_alone  # + baseline again

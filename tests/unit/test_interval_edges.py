@@ -165,7 +165,8 @@ _JSON = st.recursive(
     max_leaves=20,
 )
 _KEYS = st.sampled_from(["session", "state", "tweaks", "changed_during_run", "start", "end",
-                         "step", "read_back", "in_force", "readable", "tweak", "of"])  # fmt: skip
+                         "step", "read_back", "in_force", "readable", "tweak", "of",
+                         "reference"])  # fmt: skip
 
 
 @settings(max_examples=200, deadline=None)

@@ -67,6 +67,10 @@ class ResultsExporting(Page):
     def runs(self) -> list[RunRecord]:
         raise NotImplementedError
 
+    def export_ids(self) -> list[int]:
+        """The runs compared, and what else the report's tables are made of."""
+        return [r.id for r in self.runs() if r.id is not None]
+
     def _browse(self) -> None:
         start = nearest_folder(Path(self.folder.text().strip() or "~").expanduser())
         folder = QFileDialog.getExistingDirectory(self, "Export to", str(start))
@@ -76,7 +80,7 @@ class ResultsExporting(Page):
     def export(self, formats: list[str]) -> None:
         """Export; files already there are replaced only once the user said so (asked
         without blocking the event loop: the answer starts the export)."""
-        ids = [r.id for r in self.runs() if r.id is not None]
+        ids = self.export_ids()
         folder = Path(self.folder.text()).expanduser()
         existing = self._exporter.existing(formats, ids, folder)
         if not existing:

@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from sbctune.compare.attribution import drift_words
 from sbctune.ui.controllers.exporting import ExportController, default_folder
 from sbctune.ui.controllers.inspection import Finding, Recommendation
 from sbctune.ui.controllers.records import RecordsController, RunRecord
@@ -228,6 +229,13 @@ class ResultsPage(ResultsExporting):
     def runs(self) -> list[RunRecord]:
         return self._state.runs
 
+    def export_ids(self) -> list[int]:
+        """With each tweak's own run when Find what helps told them apart: the Results show
+        that table, so the export does too (it held only the before and after)."""
+        ids = super().export_ids()
+        found = self._state.model.attribution
+        return ids + [i for i in (found.run_ids() if found else []) if i not in ids]
+
     def _key(self) -> object:
         state = self._state
         return (
@@ -321,6 +329,8 @@ class ResultsPage(ResultsExporting):
         if found is not None:
             lines += ["What each tweak did on its own (vs the baseline, 95 % interval):"]
             lines += [f"  {line}" for line in contribution_lines(found.contributions)]
+            if moved := drift_words(found.contributions):
+                lines.append(f"  {moved}")
             lines += [f"  {tweak}: {why}" for tweak, why in found.not_measured.items()]
         if model.held_for_link:  # left out for the link: said, not silently absent
             lines.append(held_note(model.held_for_link))
