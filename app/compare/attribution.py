@@ -173,10 +173,11 @@ def drift_words(contributions: list[Contribution]) -> str | None:
     c = next((c for c in contributions if c.reference_run_id is not None), None)
     if c is None:
         return None
-    moved = [f"{e.label} {e.drift:.0f} Mbit/s" for e in c.effects if not math.isnan(e.drift)]
+    moved = [f"{e.drift:.0f} Mbit/s {e.label}" for e in c.effects if not math.isnan(e.drift)]
     if not moved:
         return None
     return (
-        f"The baseline measured again after the tweaks (run {c.reference_run_id}) moved by "
-        f"{', '.join(moved)} with nothing changed: a tweak alone counts only beyond that."
+        f"The baseline measured again after the tweaks (run {c.reference_run_id}), nothing "
+        f"changed, came out {' and '.join(moved)} apart from the first: a tweak alone counts "
+        "only beyond that."
     )
