@@ -11,6 +11,7 @@ from sbctune.inventory.graph import Device
 from sbctune.inventory.link_drops import drops
 from sbctune.inventory.model import Nic
 from sbctune.inventory.sightings import Fact
+from sbctune.inventory.tx_timeout_events import timeout_events
 from sbctune.inventory.usb_renumeration import benign_orders
 
 LOG_KINDS = (
@@ -63,6 +64,8 @@ def _complaints(nic: Nic, device: Device, benign: set[int]) -> None:
         if facts:
             nic.log[kind] = [f.line for f in facts[:3]]
             nic.log_counts[kind] = len(facts)
+            if kind == "tx_timeout":  # the watchdog's line and its handler's: one event
+                nic.log_counts[kind] = timeout_events((f.line for f in facts), nic.driver)
 
 
 def _wwan_registered(nic: Nic, device: Device) -> None:
