@@ -29,3 +29,54 @@ def test_a_worker_of_no_network_driver_names_no_nic() -> None:
         "Workqueue: events brcmf_fweh_event_worker [brcmfmac]", "Workqueue: events mmc_rescan"
     )
     assert inventory_of({"dmesg": text}).nics == []
+
+
+# --- a WARNING in an out-of-tree module built in the kernel's Wi-Fi drivers' directory -----------
+
+_CB1_8189FS = "print81_manta_m8p_cb1_29_8189fs_sdio_warning_syslog_hardware_name_first_char_lost"
+
+
+def test_an_unknown_module_warning_in_the_wifi_tree_is_a_wifi_nic_on_sdio() -> None:
+    """A BTT CB1's WARNING at drivers/net/wireless/rtl8189fs/...sdio_ops.c in [8189fs] (a
+    module no table knows: its name starts with a digit, as KBUILD_MODNAME may) run by
+    "Comm: ksdioirqd/mmc0", the SDIO interrupt thread (drivers/mmc/core/sdio_irq.c): a Wi-Fi
+    NIC on 8189fs, on SDIO."""
+    (nic,) = inspect_bundle(CORPUS / _CB1_8189FS).nics
+    assert nic.driver == "8189fs" and nic.bus == "sdio" and nic.wireless is True
+
+
+def test_another_task_says_no_bus() -> None:
+    """The same trace run by a kworker: the module is still a Wi-Fi NIC's, its bus unknown."""
+    text = corpus_output(_CB1_8189FS).replace("Comm: ksdioirqd/mmc0", "Comm: kworker/2:1")
+    (nic,) = inventory_of({"dmesg": text}).nics
+    assert nic.driver == "8189fs" and nic.bus == "unknown" and nic.wireless is True
+
+
+def test_an_unknown_module_outside_the_wifi_tree_is_no_nic() -> None:
+    """A WARNING in an unknown module built elsewhere (a display driver) makes no NIC."""
+    text = corpus_output(_CB1_8189FS).replace(
+        "drivers/net/wireless/rtl8189fs/hal/rtl8188f/sdio/sdio_ops.c", "drivers/gpu/drm/x/x.c"
+    )
+    assert inventory_of({"dmesg": text}).nics == []
+
+
+# --- a netdev line of a platform device added with no id, named otherwise than its driver -------
+
+_SONIC_PAD = "print81_sonicpad_jpe230_10_sunxi_gmac_phy_id_terminal_wrapped_dmesg_wlan0"
+
+
+def test_a_platform_device_named_alone_by_another_name_is_the_nics() -> None:
+    """A Sonic Pad's "sunxi-gmac gmac0 eth0: eth0: Type(7) PHY ID ...": __netdev_printk()'s
+    "%s %s %s: " of the driver, a platform device added with no id ("gmac0",
+    platform_device_add()) and the interface: eth0 is the SoC's MAC on sunxi-gmac."""
+    inv = inspect_bundle(CORPUS / _SONIC_PAD)
+    (eth0,) = [n for n in inv.nics if n.name == "eth0"]
+    assert eth0.driver == "sunxi-gmac" and eth0.bus == "platform"
+    assert eth0.bus_path == "gmac0" and eth0.builtin is True
+
+
+def test_a_third_word_that_is_no_interface_ties_nothing() -> None:
+    """The same shape whose third word is no interface name of the kernel's templates (a
+    character device: "lp0") says nothing of a NIC."""
+    inv = inventory_of({"dmesg": "[    8.7] usblp usbdev lp0: USB Bidirectional printer dev 3\n"})
+    assert inv.nics == []
