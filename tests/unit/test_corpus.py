@@ -575,8 +575,9 @@ KNOWN_GAPS: dict[str, str] = {
         "'Hardware name: BCM2709' is the Raspberry Pi 4.1 tree's 32-bit machine name "
         "(mach-bcm2709, not in 6.1/6.12's arm_machines.json); /proc/cpuinfo's Hardware prints "
         "the same string (setup.c c_show()) and is read as the SoC, but a bare unknown "
-        "'Hardware name:' is read as a board (NUC980, 'ASpeed SoC', censored i.MX names in "
-        "older bundles): reading it as cpuinfo's would move their boards"
+        "'Hardware name:' is not always a 32-bit ARM machine: powerpc's setup-common.c "
+        "(ppc_hw_desc) and parisc's processor.c print a board or system model there too, so "
+        "it stays read as a board"
     ),
     "print81_qidi_xmax3_freedi_23_lsusb_tenda_aic8800dc_no_driver_shown": (
         "2604:0013 is named only by the poster's newer usb.ids ('Tenda AIC8800DC'; Debian's "
