@@ -80,3 +80,10 @@ def test_a_third_word_that_is_no_interface_ties_nothing() -> None:
     character device: "lp0") says nothing of a NIC."""
     inv = inventory_of({"dmesg": "[    8.7] usblp usbdev lp0: USB Bidirectional printer dev 3\n"})
     assert inv.nics == []
+
+
+def test_a_sentence_of_two_words_before_an_interface_ties_nothing() -> None:
+    """Prose in that shape ("the ethernet0 eth0: ...", a plain word before a numbered one) is no
+    driver's line: no device is made of it."""
+    inv = inventory_of({"dmesg": "[    8.7] the ethernet0 eth0: went down again\n"})
+    assert all(n.bus_path != "ethernet0" for n in inv.nics)

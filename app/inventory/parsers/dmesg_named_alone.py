@@ -34,7 +34,16 @@ def named_alone_netdev(
     driver, name, iface = parts[0], parts[1], parts[2][:-1]
     if not (_bare(driver) and _bare(name)) or not is_netdev_name(iface):
         return None
+    if name != driver and not _instance_of(name, driver):
+        return None  # "the ethernet eth0: ...": a sentence's words, not two kernel names
     return "device", {"driver": driver, "device": name, "iface": iface, "named_alone": "1"}
+
+
+def _instance_of(name: str, driver: str) -> bool:
+    """Two different names that read as a driver and its device's: the device numbered as a
+    board file numbers its instances ("gmac0"), the driver's name not a plain word (a "-", "_"
+    or digit in it, as KBUILD_MODNAME and most drivers' names have: "sunxi-gmac")."""
+    return name[-1].isdigit() and not driver.isalpha()
 
 
 def _bare(name: str) -> bool:
