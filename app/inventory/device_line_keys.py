@@ -171,12 +171,14 @@ def _platform_named_alone(event: DmesgEvent) -> tuple[str, Key] | None:
     Direct firmware load ..." joins its driver's own device-less lines as before (the device
     would split them; corpus/db410c_meta_qcom_pr2_*)."""
     device = event.fields.get("device")
-    if not device or device != event.fields.get("driver"):
+    if not device:
         return None
-    # __netdev_printk()'s own "name name iface: " (parsers/dmesg_named_alone.py) ties the
+    # __netdev_printk()'s own "driver name iface: " (parsers/dmesg_named_alone.py) ties the
     # interface to the device whatever the driver (an out-of-tree one: sprdwl_ng's unisoc_wifi)
     if event.fields.get("named_alone") and event.iface:
         return "platform", ("platform", device)
+    if device != event.fields.get("driver"):
+        return None
     if event.kind != "probe_failed" and not (event.iface and load_kernel_drivers().knows(device)):
         return None  # "bcm2835-codec bcm2835-codec: ...": a device named alone, but no NIC's
     return "platform", ("platform", device)

@@ -381,6 +381,14 @@ def from_dmesg(dmesg: DmesgResult | None) -> list[Sighting]:
             ):
                 found.append(threaded)
                 firsts.append(threaded)
+            # the SDIO interrupt thread's task line in an unknown module's trace: an SDIO driver
+            if (
+                kind == "kernel_version"
+                and " Comm: ksdioirqd/" in event.text
+                and (sdio := traces.sdio_thread(event)) is not None
+            ):
+                found.append(sdio)
+                firsts.append(sdio)
             # the wiphy watcher reads a wiphy line, a disconnect and the lines naming a device
             # before it (WiphyWatch.at_columns)
             if kind in WIPHY_KINDS:

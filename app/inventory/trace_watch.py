@@ -43,10 +43,12 @@ _FUNC_RE = re.compile(
     r"(?=\+0x[0-9a-f]+/0x[0-9a-f]+|\) from | from )"
 )
 _MODULE_RE = re.compile(r" \[([\w-]{2,40})(?:@[^\]\s]*)?\]")
-_MODULE_NAME = re.compile(r"[a-z][\w-]{1,39}")
+_MODULE_NAME = re.compile(r"[a-z0-9][\w-]{1,39}")  # KBUILD_MODNAME: "8189fs", "88x2bu" too
 _OWN_MODULE = "module:"  # a trace key for a module with no source directory in the tables
 FAMILY = "family:"  # a trace key for a driver family's directory (catalog.function_families)
 _SOURCE_DIR = re.compile(r"(drivers/(?:net|staging)/\S+?)/[\w.-]+\.[ch]\b")
+_WIRELESS_TREE = re.compile(r"(?:^|/)drivers/net/wireless/[\w.-]+/\S*[\w.-]\.[ch]\b")
+_SDIO_THREAD = re.compile(r"\bPID: \d{1,10} Comm: ksdioirqd/mmc\d{1,3}(?: |$)")
 
 
 class TraceWatch:
@@ -85,6 +87,10 @@ class TraceWatch:
                 # module (tie_traces); the frames may still name an in-tree driver.
                 sighting = self._named(event, (_OWN_MODULE + module, None))
                 self.named = False
+                if _WIRELESS_TREE.search(event.fields.get("file", "")):
+                    # built in the kernel's Wi-Fi drivers' directory (a vendor tree's copy of
+                    # rtl8189fs): drivers/net/wireless/Makefile builds only Wi-Fi drivers there
+                    sighting.add("trace_wifi_module", module, _SRC, event.text, event.line)
                 return sighting
             return None
         head = self.head
@@ -92,6 +98,21 @@ class TraceWatch:
             return None
         found = frame_named(event.fields.get("frame", event.text))
         return self._named(event, found) if found is not None else None
+
+    def sdio_thread(self, event: DmesgEvent) -> Sighting | None:
+        """The dump's task line of an open trace in a module no table knows: "Comm:
+        ksdioirqd/mmc0" is the SDIO interrupt thread (drivers/mmc/core/sdio_irq.c
+        sdio_card_irq_get(): kthread_run(sdio_irq_thread, host, "ksdioirqd/%s", ...), 6.1 and
+        6.12), which runs the SDIO functions' interrupt handlers: the module is an SDIO
+        driver."""
+        key = self.key
+        if key is None or not key[1].startswith(_OWN_MODULE) or not self._open(event):
+            return None
+        if _SDIO_THREAD.search(event.text) is None:
+            return None
+        sighting = Sighting([key])
+        sighting.add("trace_bus", "sdio", _SRC, event.text[:200], event.line)
+        return sighting
 
     @staticmethod
     def _modules(event: DmesgEvent, key: Key) -> Sighting:
@@ -229,6 +250,8 @@ def tie_traces(found: list[Sighting]) -> list[Sighting]:
     devices: dict[str, set[Key]] = {}
     listed: dict[str, set[Key]] = {}
     named: dict[str, str] = {}
+    wifi: dict[str, str] = {}  # an unknown module's trace in drivers/net/wireless/: its name
+    buses: dict[str, str] = {}  # the bus the trace's task says (ksdioirqd: SDIO)
     # the wanted directories a driver's fact goes into, once per driver (a long log's ~2 600
     # driver facts name a few hundred drivers; each test runs over every wanted directory)
     into_of: dict[str, list[str]] = {}
@@ -245,6 +268,10 @@ def tie_traces(found: list[Sighting]) -> list[Sighting]:
                     devices.setdefault(found_in, set()).update(keys)
             elif field == "trace_driver":
                 named.setdefault(sighting.keys[0][1], str(fact.value))
+            elif field == "trace_wifi_module":
+                wifi.setdefault(sighting.keys[0][1], str(fact.value))
+            elif field == "trace_bus":
+                buses.setdefault(sighting.keys[0][1], str(fact.value))
             elif field == "trace_modules":  # the loaded modules: which driver of the directory
                 directory = sighting.keys[0][1]
                 if chosen := driver_among(directory, tuple(str(fact.value).split())):
@@ -261,6 +288,8 @@ def tie_traces(found: list[Sighting]) -> list[Sighting]:
             ties.append(library_nic(directory))
         elif not keys and directory.startswith(FAMILY):
             ties.append(_family_nic(directory))
+        elif not keys and (module := wifi.get(directory)) and vendor_module(module) is None:
+            ties.append(_oot_wifi_nic(directory, module, buses.get(directory)))
         elif not keys and (name := named.get(directory)) and (vendor := vendor_module(name)):
             ties.append(_vendor_nic(directory, vendor.module, vendor.bus, vendor.wireless))
         elif not keys and (name := named.get(directory)):
@@ -316,6 +345,20 @@ def _vendor_nic(key: str, module: str, bus: str, wireless: bool) -> Sighting:
     own.add("net_device", True, _SRC, why)  # only a network driver's device runs its code
     if wireless:
         own.add("wireless", True, _SRC, why)
+    return own
+
+
+def _oot_wifi_nic(key: str, module: str, bus: str | None) -> Sighting:
+    """The NIC a trace in an unknown module built in drivers/net/wireless/ stands for when the
+    log shows none of its devices: a Wi-Fi NIC on that module, its bus only when the trace's
+    task said it (an SDIO interrupt thread)."""
+    own = Sighting([("trace", key)])
+    why = f"{module}: the kernel's trace ran in this module, built in drivers/net/wireless/"
+    own.add("driver", module, _SRC, why)
+    own.add("net_device", True, _SRC, why)
+    own.add("wireless", True, _SRC, why)
+    if bus is not None:
+        own.add("bus", bus, _SRC, f"{module}: its trace ran in the SDIO interrupt thread")
     return own
 
 

@@ -78,6 +78,15 @@ def reference_from_dmesg(dmesg: DmesgResult | None) -> list[Sighting]:
             ):
                 found.append(threaded)
                 firsts.append(threaded)
+            # corpus81 (beside this reference): the SDIO interrupt thread's task line in an
+            # unknown module's trace
+            if (
+                kind == "kernel_version"
+                and " Comm: ksdioirqd/" in event.text
+                and (sdio := traces.sdio_thread(event)) is not None
+            ):
+                found.append(sdio)
+                firsts.append(sdio)
             # the wiphy watcher reads a wiphy line, a disconnect and the lines naming a device
             # before it (WiphyWatch.at)
             if kind in WIPHY_KINDS and (wiphy := wiphys.at(events, index)) is not None:

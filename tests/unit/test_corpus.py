@@ -563,6 +563,28 @@ KNOWN_GAPS: dict[str, str] = {
         "prefix), outside id_formats.tsv's 6.1/6.12 trees, and 'NON USB_SPEED_HIGH' (the "
         "full-speed link) is the vendor tree's alone"
     ),
+    # print81 (eighty-first unseen set), left with reasons in tests/captures/corpus/README.md
+    "print81_manta_m8p_cb1_29_8189fs_sdio_warning_syslog_hardware_name_first_char_lost": (
+        "the NIC is found (8189fs, SDIO, Wi-Fi: a WARNING in drivers/net/wireless/ run by "
+        "ksdioirqd/mmc0) but its chip, the RTL8189FS a reader names from the module, is in no "
+        "table: the name is the vendor Makefile's (MODULE_NAME = 8189fs for CONFIG_RTL8188F "
+        "with SDIO), no Kconfig of 6.1/6.12 names an RTL8189, and no pinned copy of that "
+        "Makefile is stored for vendor_drivers.json"
+    ),
+    "print81_pi3b_octopi_207_brcmfmac_event_worker_oops_syslog_bcm2709_4_1_18": (
+        "'Hardware name: BCM2709' is the Raspberry Pi 4.1 tree's 32-bit machine name "
+        "(mach-bcm2709, not in 6.1/6.12's arm_machines.json); /proc/cpuinfo's Hardware prints "
+        "the same string (setup.c c_show()) and is read as the SoC, but a bare unknown "
+        "'Hardware name:' is not always a 32-bit ARM machine: powerpc's setup-common.c "
+        "(ppc_hw_desc) and parisc's processor.c print a board or system model there too, so "
+        "it stays read as a board"
+    ),
+    "print81_qidi_xmax3_freedi_23_lsusb_tenda_aic8800dc_no_driver_shown": (
+        "2604:0013 is named only by the poster's newer usb.ids ('Tenda AIC8800DC'; Debian's "
+        "has the vendor alone); AIC8800 has no in-tree driver and vendor_drivers.json pins no "
+        "aic8800 tree (its stored copies comment the Tenda IDs out of aicwf_usb_id_table), so "
+        "no table says the device is a Wi-Fi NIC"
+    ),
 }
 
 

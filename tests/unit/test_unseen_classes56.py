@@ -132,13 +132,18 @@ def test_netdev_line_on_a_device_named_as_its_driver_is_that_nic() -> None:
     )
 
 
-def test_named_alone_shape_needs_both_names_equal_and_an_interface() -> None:
-    """Two different names, no interface, a word that is no interface, or garbage: none."""
+def test_named_alone_shape_needs_bare_names_and_an_interface() -> None:
+    """No interface, a word that is no interface, or garbage: none. Two different bare names
+    are a driver and a platform device added with no id that its id_table binds when the device
+    is numbered and the driver's name is no plain word (the eighty-first set's "sunxi-gmac gmac0
+    eth0: ...", test_unseen_classes81)."""
 
     def shape(msg: str) -> tuple[str, dict[str, str]] | None:
         return named_alone_netdev(msg, lambda name: name.startswith(("wlan", "eth")))
 
-    assert shape("unisoc_wifi other wlan0: x") is None
+    found = shape("unisoc_wifi other0 wlan0: x")
+    assert found is not None and found[1]["device"] == "other0"
+    assert shape("unisoc_wifi other wlan0: x") is None  # no instance number: prose's shape
     assert shape("bcm2835-codec bcm2835-codec: Loaded V4L2 decode") is None
     assert shape("foo foo 12: x") is None
     assert shape("Foo Foo eth0: x") is None

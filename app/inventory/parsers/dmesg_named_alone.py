@@ -7,7 +7,11 @@ is that device's. A device named exactly as its driver, with no bus form (no uni
 alone (PLATFORM_DEVID_NONE, drivers/base/platform.c, 6.1 and 6.12) and platform_match() binds
 it to the driver of that name. So the shape alone ties the interface to its platform device,
 whether or not the kernel's tables know the driver (the device_line_keys rule for the older
-"dm9000 dm9000: eth0: ..." shape, whose tie is dev_printk's text, asks that they do).
+"dm9000 dm9000: eth0: ..." shape, whose tie is dev_printk's text, asks that they do). The
+device may be named otherwise than its driver: platform_match() also binds by the driver's
+id_table (platform_match_id(): pdev->name against each entry) or device-tree match, so Allwinner's
+vendor sunxi-gmac drives a device added as "gmac0" ("sunxi-gmac gmac0 eth0: eth0: Type(7) PHY
+ID ...", a Creality Sonic Pad's 4.9 kernel, corpus/print81_sonicpad_*): the same "%s %s %s: ".
 
 Only lines no other shape read reach it (dmesg_classify.classify's last resort): a split and
 two string tests before the caller's interface-name test."""
@@ -22,16 +26,29 @@ _NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789_-")
 def named_alone_netdev(
     msg: str, is_netdev_name: Callable[[str], bool]
 ) -> tuple[str, dict[str, str]] | None:
-    """("device", {"driver", "device", "iface", "named_alone"}) for "name name iface: msg"."""
+    """("device", {"driver", "device", "iface", "named_alone"}) for "driver name iface: msg"
+    (the driver's name and the device's are often the same)."""
     parts = msg.split(" ", 3)
-    if len(parts) < 4 or parts[0] != parts[1] or not parts[2].endswith(":"):
+    if len(parts) < 4 or not parts[2].endswith(":"):
         return None
-    name, iface = parts[0], parts[2][:-1]
-    if not 2 <= len(name) <= 31 or not name[0].isalpha() or not set(name) <= _NAME_CHARS:
+    driver, name, iface = parts[0], parts[1], parts[2][:-1]
+    if not (_bare(driver) and _bare(name)) or not is_netdev_name(iface):
         return None
-    if not is_netdev_name(iface):
-        return None
-    return "device", {"driver": name, "device": name, "iface": iface, "named_alone": "1"}
+    if name != driver and not _instance_of(name, driver):
+        return None  # "the ethernet eth0: ...": a sentence's words, not two kernel names
+    return "device", {"driver": driver, "device": name, "iface": iface, "named_alone": "1"}
+
+
+def _instance_of(name: str, driver: str) -> bool:
+    """Two different names that read as a driver and its device's: the device numbered as a
+    board file numbers its instances ("gmac0"), the driver's name not a plain word (a "-", "_"
+    or digit in it, as KBUILD_MODNAME and most drivers' names have: "sunxi-gmac")."""
+    return name[-1].isdigit() and not driver.isalpha()
+
+
+def _bare(name: str) -> bool:
+    """A name of a driver or of a platform device with no id: no bus form (no ".", ":")."""
+    return 2 <= len(name) <= 31 and name[0].isalpha() and set(name) <= _NAME_CHARS
 
 
 def named_alone_device(

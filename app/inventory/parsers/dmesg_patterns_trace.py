@@ -20,6 +20,9 @@ inventory.trace_watch. First in the shapes: a frame is never another kind's line
 - The registers' code addresses: "PC is at %pS" / "LR is at %pS" (arch/arm/kernel/process.c
   __show_regs()), "pc : %pS" / "lr : %pS" (arch/arm64/kernel/process.c __show_regs()), x86's
   "RIP: %04x:%pS" (arch/x86/kernel/dumpstack.c show_ip()): each names the function as a frame.
+- The worker's line a dump prints when it ran in a workqueue: kernel/workqueue.c
+  print_worker_info() "Workqueue: %s %ps" (the queue's name, then the work function, a module's
+  with the module: "Workqueue: events brcmf_fweh_event_worker [brcmfmac]"): a frame.
 - Frames: ARM's "[<addr>] (fn+0x0/0xf0) from [<addr>] (fn2+0x..)" (3.x), "[<addr>] (fn) from
   [<addr>] (fn2+0x..)" (4.x), " fn from fn2+0x18/0x1c" (5.x+, arch/arm/kernel/traps.c
   dump_backtrace_entry()); "%pS" in parentheses names a module's function with its module
@@ -72,6 +75,12 @@ TRACE_PATTERNS: list[tuple[str, _Lazy]] = [
         ),
     ),
     (
+        # the queue's name is the workqueue's own (alloc_workqueue()'s fmt: "events",
+        # "brcmf_wq/mmc1:0001:1"): one word; the function then has no offset (%ps)
+        "trace_frame",
+        _Lazy(rf"^Workqueue: \S{{1,80}} (?P<frame>{_FN}{_MOD})\s*$"),
+    ),
+    (
         "trace_frame",
         _Lazy(
             rf"^\s*(?P<frame>(?:{_ADDR})?(?:\? )?\(?{_FN}(?:{_OFF})?{_MOD}\)?"
@@ -93,5 +102,5 @@ TRACE_NEEDLES: dict[str, tuple[str, ...]] = {
         "all Trace:",
         "Backtrace:",
     ),
-    "trace_frame": ("+0x",),
+    "trace_frame": ("+0x", "Workqueue: "),
 }
