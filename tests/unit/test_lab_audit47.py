@@ -12,12 +12,15 @@ explained as "the driver does not offer this setting".
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from sbctune.inventory.model import Board, Inventory, Nic
+from sbctune.lab import ip_front, ip_model, load_profile
 from sbctune.remote import batch
 from sbctune.remote.batch import StepResult
 from sbctune.tuning import catalog, source_rule
@@ -113,3 +116,37 @@ def test_row1_a_named_gem_without_eee_is_not_possible_from_the_source(kernel: st
         source_rule.out_of_reach("eee-off", Inventory(board=Board(kernel=kernel), nics=[rp1]), rp1)
         is None
     )
+
+
+# ------------------------------------------------ row 2: ax88179's max_mtu on 7.x
+
+PI4_AX88179_VETH = (
+    "5: eth1@if6: <BROADCAST,MULTICAST,UP,LOWER_UP> mtu 1500 qdisc pfifo_fast state UP\n"
+    "    link/ether 02:00:00:00:00:01 brd ff:ff:ff:ff:ff:ff link-netnsid 0 promiscuity 0"
+    "  allmulti 0 minmtu 68 maxmtu 65535 \n"
+)  # a veth as `ip -d link` prints it (test_driver_audit5a's line), before the lab's limits
+
+
+def _limits(kernel: str) -> dict[str, Any]:
+    """The lab's `ip` limits of pi4-ax88179 (eth1) on another kernel than its own 5.15.4."""
+    base = load_profile("pi4-ax88179")
+    return ip_front.limits(dataclasses.replace(base, kernel=kernel))
+
+
+@pytest.mark.parametrize("kernel", ["7.2.12+bpo-arm64", "7.0.4-arm64"])
+def test_row2_ax88179_on_7x_refuses_jumbo_frames(kernel: str) -> None:
+    # usbnet_probe (7.2 lines 1829-1831) lowers ax88179_bind's 4088 to hard_mtu - 14 = 1500:
+    # mainline has c7159e960f14 since 7.0 at the latest; before, no maximum (the veth's 65535)
+    limits = _limits(kernel)
+    assert limits["eth1"]["max"] == 1500
+    assert ip_model.refusal(limits, "eth1", 4000) == "Error: mtu greater than device maximum.\n"
+    assert "maxmtu 1500 " in ip_model.shown(PI4_AX88179_VETH, limits, as_json=False)
+
+
+@pytest.mark.parametrize(
+    ("kernel", "top"), [("6.12.50", 4088), ("6.12.68", 1500), ("6.18.3-arm64", None)]
+)
+def test_row2_the_stable_series_keep_their_patch_levels(kernel: str, top: int | None) -> None:
+    # 6.12 before 6.12.68: 4088; from it: 1500; 6.13-6.19 (not read) neither claimed nor denied
+    limits = _limits(kernel)
+    assert limits["eth1"].get("max") == top
