@@ -116,8 +116,8 @@ def refused_read(caps: DriverCaps | None, option: str, said: str) -> str | None:
     only = _READ_ONLY_ON.get(option)
     if caps is not None and only is not None and caps.has(only[2]) and caps.facts.get(only[0]):
         fact, what, _ = only  # macb from 7.1: EEE on MACB_CAPS_EEE's MACs alone (audit 47)
-        chips = _and([str(c) for c in caps.facts[fact]])
-        return (f"{caps.driver} has {what} only on the {chips} and answers \"not supported\" "
+        among = _and([str(c) for c in caps.facts[fact]])
+        return (f"{caps.driver} has {what} only on the {among} and answers \"not supported\" "
                 f"on every other chip ({caps.cite(fact)}), as it did here ({said})")  # fmt: skip
     rule = _READ_REFUSED_ON.get(option)
     if caps is None or rule is None or not caps.has(rule[2]):
