@@ -188,6 +188,10 @@ def hold_eee(
         eee.update(tx_lpi_follows=True, tx_lpi=bool(eee["enabled"]))
     if caps.facts.get("eee_enable_refused"):  # ax88179_set_eee: chk_eee, zero advert
         eee["can_enable"] = False
+    if caps.refuses_on("eee_inactive_chips", chip) and driver_caps.fact_in_every_series(
+        caps, "eee_inactive_chips"
+    ):  # r8152 on 6.12: eee_active checked at the 2500 it advertises, with no 2.5G mode
+        eee["never_active"] = True
     if driver_caps.fact_in_every_series(caps, "eee_enabled_is_advertised"):
         eee["enabled_needs_modes"] = True  # atlantic: eee_enabled = !linkmode_empty(advertised)
     if caps.facts.get("eee_tx_lpi_unreported"):  # r8152, ax88179: always "disabled"

@@ -150,3 +150,30 @@ def test_row2_the_stable_series_keep_their_patch_levels(kernel: str, top: int | 
     # 6.12 before 6.12.68: 4088; from it: 1500; 6.13-6.19 (not read) neither claimed nor denied
     limits = _limits(kernel)
     assert limits["eth1"].get("max") == top
+
+
+# ------------------------------------------------ row 3: r8152's EEE "active" on 6.12
+
+
+def _eee_status(tmp_path: Path, chip: str, kernel: str, speed: str) -> str:
+    state = lab_state(tmp_path, "r8152", chip, kernel, speed=float(speed))
+    with_link(state, carrier=True, speed=speed, duplex="full")
+    out, err, code = ethtool(state, "--show-eee", "eth0")
+    assert (err, code) == ([], 0)
+    return next(line.strip() for line in out.splitlines() if "EEE status:" in line)
+
+
+@pytest.mark.parametrize("chip", ["RTL8156B", "RTL8156"])
+@pytest.mark.parametrize("speed", ["2500", "1000"])
+def test_row3_an_rtl8156_on_612_never_reads_active(tmp_path: Path, chip: str, speed: str) -> None:
+    # r8153_get_eee: phy_check_valid(tp->speed = SPEED_2500, ...) on 100/1000 modes only
+    assert _eee_status(tmp_path, chip, "6.12.117", speed) == "EEE status: enabled - inactive"
+
+
+@pytest.mark.parametrize(
+    ("chip", "kernel"),
+    [("RTL8156B", "6.1.170"), ("RTL8153", "6.12.117"), ("RTL8156B", "7.2.12+bpo-arm64")],
+)
+def test_row3_other_series_and_chips_read_active(tmp_path: Path, chip: str, kernel: str) -> None:
+    # 6.1: any common mode; RTL8153: tp->speed 1000; 7.x: the link's own speed
+    assert _eee_status(tmp_path, chip, kernel, "1000") == "EEE status: enabled - active"
