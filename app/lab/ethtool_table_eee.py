@@ -143,6 +143,13 @@ def eee_follows_link(caps: DriverCaps) -> bool:
     return all(needs.get(s, False) for s in caps.series)
 
 
+def eee_not_on(caps: DriverCaps, chip: str) -> bool:
+    """Whether the driver has EEE only on some chips and this one is not known to be one of
+    them (macb from 7.1: MACB_CAPS_EEE, fact `eee_chips_only`): an unnamed chip is refused too,
+    so the lab is never kinder than the kernel (audit 47 row 1)."""
+    return bool(caps.facts.get("eee_chips_only")) and not caps.refuses_on("eee_chips_only", chip)
+
+
 def hold_eee(
     state: dict[str, Any],
     caps: DriverCaps,
@@ -152,7 +159,11 @@ def hold_eee(
 ) -> None:
     """`state["eee"]`: None where the driver has no get_eee (or refuses it for this chip), else
     the model's (or no EEE link mode: never kinder) with the kernel's defaults and rules."""
-    if not caps.has("get_eee") or caps.refuses_on("eee_refused_chips", chip):
+    if (
+        not caps.has("get_eee")
+        or caps.refuses_on("eee_refused_chips", chip)
+        or eee_not_on(caps, chip)
+    ):
         state["eee"] = None
     elif state.get("eee") is None:  # no model: the lab claims no EEE link mode (never kinder)
         state["eee"] = {"supported": [], "enabled": False, "link_partner": [], "tx_lpi": False}
@@ -177,6 +188,10 @@ def hold_eee(
         eee.update(tx_lpi_follows=True, tx_lpi=bool(eee["enabled"]))
     if caps.facts.get("eee_enable_refused"):  # ax88179_set_eee: chk_eee, zero advert
         eee["can_enable"] = False
+    if caps.refuses_on("eee_inactive_chips", chip) and driver_caps.fact_in_every_series(
+        caps, "eee_inactive_chips"
+    ):  # r8152 on 6.12: eee_active checked at the 2500 it advertises, with no 2.5G mode
+        eee["never_active"] = True
     if driver_caps.fact_in_every_series(caps, "eee_enabled_is_advertised"):
         eee["enabled_needs_modes"] = True  # atlantic: eee_enabled = !linkmode_empty(advertised)
     if caps.facts.get("eee_tx_lpi_unreported"):  # r8152, ax88179: always "disabled"

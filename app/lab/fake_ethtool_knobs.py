@@ -289,6 +289,7 @@ def show_eee(ifname: str, dev: dict[str, Any]) -> str:
     active = bool(eee.get("active"))
     if active and eee.get("active_needs_link"):  # 6.12 phylib: no speed, not active
         active = live(ifname, dev.get("link") or {})[0]
+    active = active and not eee.get("never_active")  # r8152 6.12: RTL8156/8156B (audit 47)
     if eee["enabled"]:
         status = "enabled - active" if active else "enabled - inactive"
     else:

@@ -103,6 +103,8 @@ _READ_REFUSED_ON = {
     "-c": ("coalesce_refused_chips", "coalescing", "get_coalesce"),
     "--show-eee": ("eee_refused_chips", "Energy-Efficient Ethernet", "get_eee"),
 }
+# ... and those that have it on the listed chips alone: every other chip refuses
+_READ_ONLY_ON = {"--show-eee": ("eee_chips_only", "Energy-Efficient Ethernet", "get_eee")}
 
 
 def refused_read(caps: DriverCaps | None, option: str, said: str) -> str | None:
@@ -111,6 +113,12 @@ def refused_read(caps: DriverCaps | None, option: str, said: str) -> str | None:
     never "the driver does not offer this setting" (igb_get_eee on an 82580, rtl_get_coalesce
     on an RTL8125, read where sbctune could not name the chip, so the source rule could not
     refuse it first)."""
+    only = _READ_ONLY_ON.get(option)
+    if caps is not None and only is not None and caps.has(only[2]) and caps.facts.get(only[0]):
+        fact, what, _ = only  # macb from 7.1: EEE on MACB_CAPS_EEE's MACs alone (audit 47)
+        among = _and([str(c) for c in caps.facts[fact]])
+        return (f"{caps.driver} has {what} only on the {among} and answers \"not supported\" "
+                f"on every other chip ({caps.cite(fact)}), as it did here ({said})")  # fmt: skip
     rule = _READ_REFUSED_ON.get(option)
     if caps is None or rule is None or not caps.has(rule[2]):
         return None
@@ -121,6 +129,21 @@ def refused_read(caps: DriverCaps | None, option: str, said: str) -> str | None:
     return (f"{caps.driver} has this setting but refuses {what} on some chips, the "
             f"{', '.join(chips)} among them (EOPNOTSUPP; {caps.cite(fact)}), and refused it "
             f"here ({said})")  # fmt: skip
+
+
+def _and(names: list[str]) -> str:
+    return " and ".join([", ".join(names[:-1]), names[-1]] if len(names) > 1 else names)
+
+
+def chip_without(caps: DriverCaps | None, chip: str | None, fact: str, what: str) -> str | None:
+    """Why a driver that has `what` only on the chips `fact` lists (macb's EEE from 7.1: the
+    MACs with MACB_CAPS_EEE) cannot do it on this named chip; None for one of them, or a chip
+    the inventory could not name (the planner reads the Pi's answer)."""
+    only = [str(c) for c in caps.facts.get(fact, [])] if caps else []
+    if caps is None or not only or not chip or caps.refuses_on(fact, chip):
+        return None
+    return (f"{caps.driver} has {what} only on the {_and(only)}, not on the {chip} "
+            f"(EOPNOTSUPP; {caps.cite(fact)})")  # fmt: skip
 
 
 def single_queue(
@@ -268,8 +291,11 @@ def _coalescing(ask: Ask) -> str | None:
 
 def _eee(ask: Ask) -> str | None:
     caps = ask.caps
-    return refused_chip(caps, ask.chip, "eee_refused_chips", "Energy-Efficient Ethernet") or lacks(
-        caps, "set_eee"
+    what = "Energy-Efficient Ethernet"
+    return (
+        refused_chip(caps, ask.chip, "eee_refused_chips", what)
+        or chip_without(caps, ask.chip, "eee_chips_only", what)
+        or lacks(caps, "set_eee")
     )
 
 
