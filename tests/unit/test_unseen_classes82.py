@@ -6,7 +6,7 @@ whole bundles."""
 
 from __future__ import annotations
 
-from sbctune.advice.inspect import inspect_bundle
+from sbctune.advice.inspect import inspect_bundle, inventory_from_raw
 from sbctune.catalog.mdio_bus_names import pci_function_of_bus
 from sbctune.inventory.raw import RawOutputs
 from sbctune.inventory.sysfs_flags import sysfs_not_up
@@ -38,8 +38,6 @@ def test_sysfs_flags_with_iff_up_or_unreadable_say_nothing() -> None:
         commands={"dmesg": "[    9.1] iwlwifi 0000:01:00.0 wlp1s0: renamed from wlan0\n"},
         files={"/sys/class/net/wlp1s0/flags": "0x1003\n"},
     )
-    from sbctune.advice.inspect import inventory_from_raw
-
     (nic,) = inventory_from_raw(raw).nics
     assert nic.set_down is False
 
@@ -81,8 +79,8 @@ def test_a_phy_on_r8169s_bus_gives_the_interface_its_driver() -> None:
 
 def test_a_generic_phy_on_r8169s_bus_still_names_the_device() -> None:
     inv = dmesg_inventory(
-        "[    3.1] Generic PHY r8169-0-200:00: attached PHY driver (mii_bus:phy_addr=r8169-0-200:00, "
-        "irq=MAC)"
+        "[    3.1] Generic PHY r8169-0-200:00: attached PHY driver "
+        "(mii_bus:phy_addr=r8169-0-200:00, irq=MAC)"
     )
     (nic,) = inv.nics
     assert (nic.bus_path, nic.driver) == ("0000:02:00.0", "r8169")
