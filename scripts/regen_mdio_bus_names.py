@@ -48,7 +48,41 @@ _NAMES = re.compile(r"([\w>.\-\[\]]+?)(?:->|\.)name\s*=\s*\"([^\"%]{3,60})\"\s*;
 # "usb-%03d:%03d", dev->udev->bus->busnum, dev->udev->devnum)`
 _IDS = re.compile(
     r"snprintf\(\s*([\w>.\-\[\]]+?)(?:->|\.)id\s*,\s*MII_BUS_ID_SIZE\s*,\s*\"([^\"]+)\""
+    r"((?:\s*,[^;]{1,200}?)?)\)\s*;"
 )
+# Arguments that are the PCI function's own numbers: r8169_main.c r8169_mdio_register()
+# `"r8169-%x-%x", pci_domain_nr(pdev->bus), pci_dev_id(pdev)`; tg3.c tg3_mdio_init()
+# `"%x", (tp->pdev->bus->number << 8) | tp->pdev->devfn` (pci_dev_id()'s value, include/linux/
+# pci.h: PCI_DEVID(bus, devfn) = bus << 8 | devfn). So such a bus's name is its MAC's address.
+_PCI_ARGS = (
+    ("pci_domain", re.compile(r"pci_domain_nr\([\w>.\-]+->bus\)")),
+    ("pci_devid", re.compile(r"pci_dev_id\([\w>.\-]+\)")),
+    ("pci_devid", re.compile(r"\(?\(?([\w>.\-]+)->bus->number<<8\)?\|\1->devfn\)?")),
+)
+
+
+def id_arguments(args: str) -> list[str] | None:
+    """The kinds of an id's arguments when every one is a PCI function's number, else None."""
+    kinds: list[str] = []
+    for arg in _split_args(re.sub(r"\s+", "", args)):
+        kind = next((k for k, pattern in _PCI_ARGS if pattern.fullmatch(arg)), None)
+        if kind is None:
+            return None
+        kinds.append(kind)
+    return kinds or None
+
+
+def _split_args(text: str) -> list[str]:
+    """Top-level comma-separated arguments (commas inside parentheses stay)."""
+    parts, depth, cur = [], 0, ""
+    for ch in text.lstrip(","):
+        depth += (ch == "(") - (ch == ")")
+        if ch == "," and depth == 0:
+            parts.append(cur)
+            cur = ""
+        else:
+            cur += ch
+    return [*parts, cur] if cur else parts
 
 
 _NODE_NAMED = re.compile(r"(?:->|\.)name\s*=\s*\w+->full_name\s*;")
@@ -70,14 +104,19 @@ def _bare(expr: str) -> str:
 def names_in(text: str) -> dict[str, str | None]:
     """The literal names this file gives a struct it registers as an MDIO bus, each with the
     format of the id the file gives that struct (None when it sets none)."""
+    return {name: id_format for name, (id_format, _) in ids_in(text).items()}
+
+
+def ids_in(text: str) -> dict[str, tuple[str | None, list[str] | None]]:
+    """names_in's names, each with (the id's format, its PCI argument kinds or None)."""
     if "mdiobus_register" not in text:  # every _REGISTERS match holds it: no bus, no name
         return {}  # (C's substring search: 95 % of files skip _NAMES' slow scan)
     registered = {_bare(a) for m in _REGISTERS.finditer(text) for a in m.groups() if a}
     if not registered:
         return {}
-    ids = {_bare(m.group(1)): m.group(2) for m in _IDS.finditer(text)}
+    ids = {_bare(m.group(1)): (m.group(2), id_arguments(m.group(3))) for m in _IDS.finditer(text)}
     return {
-        m.group(2): ids.get(_bare(m.group(1)))
+        m.group(2): ids.get(_bare(m.group(1)), (None, None))
         for m in _NAMES.finditer(text)
         if _bare(m.group(1)) in registered
     }
@@ -98,12 +137,14 @@ def table(trees: dict[str, Path]) -> dict[str, dict[str, object]]:
             text = path.read_text(encoding="utf-8", errors="replace")
             for node in node_names_in(text):
                 from_nodes.setdefault(node, set()).add(rel)
-            named = names_in(text)
-            for name, id_format in sorted(named.items()):
+            named = ids_in(text)
+            for name, (id_format, pci_args) in sorted(named.items()):
                 entry = found.setdefault(
                     name,
                     {"driver": by_file.get(rel), "file": rel, "id": id_format, "series": []},
                 )
+                if pci_args:  # the id is made of the PCI function's numbers
+                    entry["id_pci_args"] = pci_args
                 series_list = entry["series"]
                 assert isinstance(series_list, list)
                 if series not in series_list:

@@ -23,3 +23,12 @@ def test_the_names_the_inventory_reads_are_their_drivers_in_both_series() -> Non
     assert names["fec_enet_mii_bus"]["driver"] == "fec"
     assert names["fec_enet_mii_bus"]["series"] == ["6.1", "6.12"]
     assert names["lan78xx-mdiobus"]["id"] == "usb-%03d:%03d"
+
+
+def test_r8169s_bus_id_is_made_of_its_pci_functions_numbers() -> None:
+    """r8169_main.c r8169_mdio_register(): "r8169-%x-%x", pci_domain_nr(pdev->bus),
+    pci_dev_id(pdev); tg3.c's "%x" of (bus->number << 8) | devfn."""
+    names = shipped_table("mdio_bus_names.json")["names"]
+    assert names["r8169"]["id_pci_args"] == ["pci_domain", "pci_devid"]
+    assert names["tg3 mdio bus"]["id_pci_args"] == ["pci_devid"]
+    assert "id_pci_args" not in names["lan78xx-mdiobus"]

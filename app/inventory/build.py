@@ -32,6 +32,7 @@ from sbctune.inventory.usb_returned import join_returned
 from sbctune.inventory.virtual_declared import bond_masters, declared_virtual
 from sbctune.inventory.virtual_listed import listed_virtual
 from sbctune.inventory.warn_site_trace import tie_warn_sites
+from sbctune.inventory.wifi_one_of import drop_unplaceable_wifi
 from sbctune.inventory.wiphy_census import no_wiphy_left
 from sbctune.inventory.wiphy_siblings import second_interfaces
 
@@ -146,6 +147,7 @@ def build_inventory(
             inventory.nics.append(nic)
     inventory.nics.sort(key=_sort_key)
     _pair_by_elimination(inventory, parsed, catalog)
+    drop_unplaceable_wifi(inventory)  # a driver's device-less lines beside two Wi-Fi interfaces
     _lone_wifi_driver(inventory, parsed)
     drive_bare_interfaces(inventory, parsed, catalog)  # 2.6's "eth0: ..." beside "emac: ..."
     tie_warn_sites(inventory, parsed)  # a 3.x transmit watchdog told by its trace alone

@@ -16,6 +16,7 @@ from sbctune.catalog.kernel_drivers import (
 )
 from sbctune.catalog.kernel_messages import load_messages
 from sbctune.catalog.vendor_formats import vendor_firmware_chip, vendor_row
+from sbctune.catalog.wifi_ops import driver_callback
 from sbctune.inventory.log_complaints import (
     IDS_BY_FORMAT,
     kernel_complaint,
@@ -48,7 +49,7 @@ def on_driver_message(event: DmesgEvent) -> Sighting | None:
     if (said := _ids_of_its_device(event, driver)) is not None:
         return said
     if not kernel_complaint(event.text):
-        return None
+        return _callback_line(event, driver) if driver.wireless else None
     if not driver.wireless:
         wired = Sighting([("drv", driver.name)])
         wired.add("kernel_error", event.text, _SRC, event.text, event.line)
@@ -60,6 +61,27 @@ def on_driver_message(event: DmesgEvent) -> Sighting | None:
     if bus := bus_named_by(driver, event.text, known.files if known is not None else ()):
         sighting.add("bus", bus, _SRC, event.text, event.line)
     sighting.add("kernel_error", event.text, _SRC, event.text, event.line)
+    return sighting
+
+
+def _callback_line(event: DmesgEvent, driver: KernelDriver) -> Sighting | None:
+    """A Wi-Fi driver's device-less line printed by one of its cfg80211/mac80211 callbacks
+    ("brcmfmac: brcmf_cfg80211_set_power_mgmt: power save enabled": brcmf_info() prefixes the
+    function): the callback runs on a wiphy the driver registered, so it has a device, keyed
+    ("wifi", driver) as its other device-less lines are (catalog.wifi_ops)."""
+    head, _, rest = event.text.partition(": ")
+    function = rest.partition(":")[0].strip()
+    if head.strip() != driver.name or not function.isidentifier() or not driver.file:
+        return None
+    file = driver_callback(driver.file, function)
+    if file is None:
+        return None
+    why = f"{event.text[:200]} ({function} is one of {driver.name}'s callbacks, {file})"
+    sighting = Sighting([("wifi", driver.name)])
+    sighting.add("driver", driver.name, _SRC, why, event.line)
+    sighting.add("wireless", True, _SRC, why, event.line)
+    if bus := bus_named_by(driver, event.text, (file,)):
+        sighting.add("bus", bus, _SRC, why, event.line)
     return sighting
 
 

@@ -27,6 +27,7 @@ from sbctune.inventory.parsers.lspci import PciDevice
 from sbctune.inventory.pi_usb_nic import OwnUsbNic, pi_own_usb_nic
 from sbctune.inventory.raw import Parsed
 from sbctune.inventory.switch_ports import set_switch_port
+from sbctune.inventory.sysfs_flags import sysfs_not_up
 
 __all__ = [
     "LOG_KINDS",
@@ -128,9 +129,12 @@ def _link(nic: Nic, device: Device) -> None:
 
 
 def _set_down(name: str | None, parsed: Parsed) -> bool:
-    """Whether the interface's flags (ip link, ip addr, ifconfig) show it was not brought up."""
+    """Whether the interface's flags (ip link, ip addr, ifconfig, sysfs) show it was not
+    brought up."""
     netif = parsed.netifs.get(name) if name else None
-    return netif is not None and bool(netif.flags) and "UP" not in netif.flags
+    if netif is not None and bool(netif.flags):
+        return "UP" not in netif.flags
+    return name is not None and sysfs_not_up(parsed.sysfs.get(f"/sys/class/net/{name}/flags"))
 
 
 def _evidence(device: Device) -> list[str]:

@@ -25,8 +25,14 @@ _VIRTUAL = re.compile(
     r"^(lo|docker-?[0-9a-f]*|veth.*|br-.*|br\d*|virbr.*|tun\d*|tunl\d*|tap.*|wg\d*|dummy\d*|ifb\d*|"
     r"bond\d*|team\d*|vxlan.*|sit\d*|ip6tnl\d*|tailscale\d*|zt.*|ppp.*|pppoe.*|can\d*|"
     r"gre\d*|gretap\d*|erspan\d*|ip_vti\d*|ip6_vti\d*|ip6gre\d*|teql\d*|lan\d*@.*|"
-    r"wan@.*|p2p.*|mon\.\w+|ovs[_-].*|bat\d+|fw(?:br|ln)\d+[io]\d+|fwpr\d+p\d+|[a-z]+\d*\.\d+)$"
+    r"wan@.*|p2p.*|mon\.\w+|ovs[_-].*|bat\d+|fw(?:br|ln)\d+[io]\d+|fwpr\d+p\d+|[a-z]+\d*\.\d+|"
+    r"hassio)$"
 )
+# hassio: the Home Assistant Supervisor's Docker bridge, which Home Assistant OS and Supervised
+# installs create: home-assistant/supervisor's supervisor/const.py DOCKER_NETWORK = "hassio",
+# supervisor/docker/network.py creates that network with the bridge driver and
+# "com.docker.network.bridge.name": DOCKER_NETWORK (an elided `ip link` line of it has nothing
+# else to tell it from a NIC: corpus/home82_minipc_haos_4962_*)
 # fwbr/fwln/fwpr: Proxmox VE's per-guest firewall bridge and its veth pair, named by pve-common's
 # src/PVE/Network.pm $compute_fwbr_names: "fwbr${vmid}i${devid}", "fwln${vmid}i${devid}",
 # "fwpr${vmid}p${devid}" and the OVS port "fwln${vmid}o${devid}" (its guests' taps and veths,

@@ -72,6 +72,10 @@ def _candidates(want: dict[str, Any], nics: list[Nic]) -> list[Nic]:
         found = [n for n in found if _chip_matches(want["chip"], n)]
     if "bus" in want:
         found = [n for n in found if n.bus == want["bus"]]
+    if len(found) > 1 and isinstance(want.get("driver"), str) and want["driver"] != NOT_SHOWN:
+        # an entry named by nothing else (a device-less brcmfmac line beside the board's
+        # wired NIC: corpus/home82_pi4_haos_1545_*) is its driver's NIC, when one has it
+        found = [n for n in found if n.driver == want["driver"]] or found
     return found
 
 
