@@ -19,8 +19,7 @@ from sbctune.advice.inspect import inspect_host
 from sbctune.lab import fake_ethtool
 from sbctune.lab.profile import profiles_root
 from sbctune.tuning import plan
-from tests.integration.test_tuning import in_lab
-from tests.lab_support import carrier_back, connect_to_lab
+from tests.lab_support import carrier_back, connect_to_lab, in_lab
 
 pytestmark = [pytest.mark.lab]
 

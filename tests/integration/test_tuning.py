@@ -25,7 +25,7 @@ from sbctune.remote import KnownHosts, Secret, Session, Target
 from sbctune.tuning import TuningError, apply, confirm, find_leftover, plan, revert
 from sbctune.tuning.scripts import STATE_ROOT
 from sbctune.tuning.session import boot_commit_plan, makes_test_boot, needs_reboot
-from tests.lab_support import connect_to_lab, free_port
+from tests.lab_support import connect_to_lab, free_port, in_lab
 
 pytestmark = [pytest.mark.lab]
 
@@ -46,19 +46,6 @@ for d in /etc/sysctl.d /etc/systemd/system /etc/udev/rules.d /boot/firmware; do
   [ -d "$d" ] && ls -la "$d" 2>&1 | grep -i sbctune
 done
 """
-
-
-def in_lab(lab: LabInfo, script: str) -> str:
-    """Run a shell script inside the lab's network and mount namespaces, as root."""
-    pid = lab.pids["sshd"]
-    out = subprocess.run(
-        ["nsenter", "-t", str(pid), "-m", "-n", "sh", "-c", script],
-        capture_output=True,
-        text=True,
-        timeout=30,
-        check=False,
-    )
-    return out.stdout + out.stderr
 
 
 def snapshot(lab: LabInfo) -> str:

@@ -25,9 +25,9 @@ from tests.integration.test_tuning import (
     _connect,
     _options,
     forget_session,
-    in_lab,
     snapshot,
 )
+from tests.lab_support import in_lab
 
 pytestmark = [pytest.mark.lab]
 ROOT = Path(__file__).resolve().parents[2]
