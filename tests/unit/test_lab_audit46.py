@@ -24,10 +24,10 @@ from sbctune.inventory.irq_chips import fixed_irqs
 from sbctune.inventory.model import Board, Inventory, Nic
 from sbctune.inventory.parsers.procfs import parse_interrupts
 from sbctune.lab import configs, load_profile
-from sbctune.lab.knobs_fs import build_tree
 from sbctune.tuning import catalog
 from sbctune.tuning.kinds import PLANNERS, Context
 from sbctune.tuning.probe import Facts, Read
+from tests.knob_tree import irq_mask_write
 from tests.lab_profiles import profile_copy
 
 CAPTURES = Path(__file__).resolve().parents[1] / "captures" / "proc_interrupts"
@@ -88,15 +88,8 @@ def _write(tmp_path: Path, kernel: str, mask: str) -> tuple[int | None, str]:
     """`echo MASK > /proc/irq/112/smp_affinity` (the pi5-macb profile's eth0, rp1_irq_chip 6)
     in the lab's knob tree for `kernel`: the errno (None when taken) and what it reads after."""
     copy = profile_copy(tmp_path, "pi5-macb", "pi5", kernel=kernel)
-    tree = build_tree(configs.knobs_config(load_profile(str(copy))))
-    node = tree.lookup("irq/112/smp_affinity")
-    assert node.write is not None and node.read is not None
-    try:
-        node.write(mask)
-        code = None
-    except OSError as refused:
-        code = refused.errno
-    return code, node.read().strip()
+    code, after = irq_mask_write(configs.knobs_config(load_profile(str(copy))), 112, mask)
+    return code, after.strip()
 
 
 @pytest.mark.parametrize("kernel", MAINLINE)
