@@ -14,14 +14,13 @@ from pathlib import Path
 
 import pytest
 
-from sbctune.inventory.model import Board, Inventory, Nic
+from sbctune.inventory.model import Nic
 from sbctune.remote import batch
 from sbctune.remote.batch import StepResult
-from sbctune.tuning import catalog
-from sbctune.tuning.kinds import PLANNERS, Context
 from sbctune.tuning.model import PlannedTweak
 from sbctune.tuning.probe import Facts
 from tests.fake_ethtool_support import ethtool, lab_state
+from tests.plan_one import plan_one
 
 POSIX = pytest.mark.posix_only("the lab's fake ethtool (Linux-only lab) locks its state with fcntl")
 UP_LINK = json.dumps(
@@ -41,9 +40,7 @@ def _plan(tweak_id: str, nic: Nic, key: str, answer: tuple[str, list[str], int])
     found.steps[key] = _step(key, out, code, "\n".join(err))
     found.steps["ip-link"] = _step("ip-link", UP_LINK)
     found.steps["ssh-route"] = _step("ssh-route", json.dumps([{"dev": "wlan0"}]))
-    tweak = catalog.tweak(tweak_id)
-    inventory = Inventory(board=Board(kernel="6.12.0-1-arm64"), nics=[nic])
-    return PLANNERS[tweak.kind](Context(tweak, found, inventory, nic, {}, {}, (tweak_id,)))
+    return plan_one(tweak_id, found, nic, "6.12.0-1-arm64")
 
 
 @POSIX

@@ -31,15 +31,15 @@ import yaml
 
 from sbctune.export import export, gather
 from sbctune.history import TuningSessionRecord
-from sbctune.inventory.model import Board, Inventory, Nic
+from sbctune.inventory.model import Nic
 from sbctune.inventory.parsers.ethtool import parse_ethtool_coalesce
 from sbctune.tuning import catalog, changes, nm_persist, reopen_order, scripts
-from sbctune.tuning.kinds import PLANNERS, Context
 from sbctune.tuning.knobs import write_argvs
 from sbctune.tuning.model import Change, PlannedTweak
 from sbctune.tuning.planning import persist_changes
 from sbctune.tuning.probe import Facts
 from tests.fake_ethtool_support import ethtool, lab_state, shown
+from tests.plan_one import plan_one
 from tests.unit.export.seed_runs import START, seed_history, tuning_data
 from tests.unit.test_lab_audit36b import UP_LINK, _plan, _step
 
@@ -234,9 +234,7 @@ def _plan_on(kernel: str, tweak_id: str, nic: Nic, key: str, answer: tuple[str, 
     found.steps[key] = _step(key, out, code, "\n".join(err))
     found.steps["ip-link"] = _step("ip-link", UP_LINK)
     found.steps["ssh-route"] = _step("ssh-route", json.dumps([{"dev": "wlan0"}]))
-    tweak = catalog.tweak(tweak_id)
-    inventory = Inventory(board=Board(kernel=kernel), nics=[nic])
-    return PLANNERS[tweak.kind](Context(tweak, found, inventory, nic, {}, {}, (tweak_id,)))
+    return plan_one(tweak_id, found, nic, kernel)
 
 
 def _lpi(state: str) -> str:

@@ -29,6 +29,7 @@ from sbctune.tuning.kinds import PLANNERS, Context
 from sbctune.tuning.probe import Facts, Read
 from tests.knob_tree import irq_mask_write
 from tests.lab_profiles import profile_copy
+from tests.plan_one import plan_one
 
 CAPTURES = Path(__file__).resolve().parents[1] / "captures" / "proc_interrupts"
 # a real Pi 5's /proc/interrupts (raspberrypi/linux issue 6898): "104: ... rp1_irq_chip 6 ... eth0"
@@ -63,9 +64,7 @@ def _plan(kernel: str):  # type: ignore[no-untyped-def]
     found.knobs["/proc/irq/104/smp_affinity"] = Read(True, "f")
     nic = Nic("eth0", driver="macb", chip="RP1", irqs=[104])
     nic.fixed_irqs, nic.fixed_irqs_why = _eth0(kernel)
-    tweak = catalog.tweak("irq-affinity")
-    inventory = Inventory(board=Board(kernel=kernel), nics=[nic])
-    return PLANNERS[tweak.kind](Context(tweak, found, inventory, nic, {}, {}, (tweak.id,)))
+    return plan_one("irq-affinity", found, nic, kernel)
 
 
 def test_irq_affinity_is_not_planned_for_a_pi5_on_mainline() -> None:
