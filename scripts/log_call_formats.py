@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from kernel_source import asked
@@ -93,6 +93,35 @@ def format_after(text: str, start: int) -> tuple[str, str | None] | None:
     return None
 
 
+def print_calls(text: str) -> Iterator[tuple[str, str, str | None]]:
+    """Each printing call of `text` (CALL_RE) whose format string is found: the call's name, the
+    first line its format prints (a format with line breaks prints several lines; the first
+    carries the driver's prefix: e1000e's "Detected Hardware Unit Hang:\\n  TDH ...") with its
+    escaped quotes unescaped, and the KERN_ level written before the format."""
+    for m in CALL_RE.finditer(text):
+        got = format_after(text, m.end())
+        if got is None:
+            continue
+        fmt, kern = got
+        yield (
+            m.group(1),
+            fmt.strip().removesuffix("\\n").split("\\n")[0].replace('\\"', '"').strip(),
+            kern,
+        )
+
+
+def wrapper_level(call: str) -> str | None:
+    """The level a driver's own wrapper says in its name (rtw_err: err, IWL_WARN: warn)."""
+    wrapped = WRAPPER_LEVEL.search(call)
+    return wrapped.group(1).lower() if wrapped else None
+
+
+def call_level(call: str, kern: str | None) -> str | None:
+    """A call's level: its own name's (dev_err), the KERN_ word before its format (printk),
+    else its wrapper's name's."""
+    return CALLS.get(call) or kern or wrapper_level(call)
+
+
 def _add(found: dict[str, tuple[str, set[str]]], fmt: str, level: str, rel: str) -> None:
     """One format printed at info by one call and above it by another ("request_irq failed
     %d": forcedeth's pr_info, brcmfmac's brcmf_err) keeps the higher level and its files."""
@@ -115,18 +144,8 @@ def messages(
             if not asked(rel, globs):  # drivers/base/dd.c, not all of drivers/base
                 continue
             text = path.read_text(encoding="utf-8", errors="replace")
-            for m in CALL_RE.finditer(text):
-                got = format_after(text, m.end())
-                if got is None:
-                    continue
-                fmt, kern = got
-                wrapped = WRAPPER_LEVEL.search(m.group(1))
-                own = wrapped.group(1).lower() if wrapped else None
-                level = CALLS.get(m.group(1)) or kern or own
-                # A format with line breaks prints several lines; the first carries the
-                # driver's prefix (e1000e's "Detected Hardware Unit Hang:\n  TDH ...").
-                fmt = fmt.strip().removesuffix("\\n").split("\\n")[0]
-                fmt = fmt.replace('\\"', '"').strip()
+            for call, fmt, kern in print_calls(text):
+                level = call_level(call, kern)
                 if level is None or len(fmt) < 6 or not re.search(r"[A-Za-z]{3}", fmt):
                     continue
                 if level == "info" and not _reports_errno(fmt):

@@ -37,7 +37,7 @@ OUT = KS / "probe_exits.json"
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from kernel_source import write_table  # noqa: E402
-from log_call_formats import CALL_RE, CALLS, WRAPPER_LEVEL, format_after, format_key, words  # noqa: E402
+from log_call_formats import call_level, format_key, print_calls, words  # noqa: E402
 from regen_kernel_source import _DRIVER_RE, _NAME_RE, _defines, _module, _network_sources  # noqa: E402
 from regen_tables import pinned_packages  # noqa: E402
 
@@ -150,14 +150,8 @@ def _forward(exit_: str, masked: str, after: int, stop: int) -> bool:
 def block_messages(block: str) -> list[tuple[str, str]]:
     """(format, level) of each error- or warning-level print call of the block."""
     found = []
-    for m in CALL_RE.finditer(block):
-        got = format_after(block, m.end())
-        if got is None:
-            continue
-        fmt, kern = got
-        wrapped = WRAPPER_LEVEL.search(m.group(1))
-        level = CALLS.get(m.group(1)) or kern or (wrapped.group(1).lower() if wrapped else None)
-        fmt = fmt.strip().removesuffix("\\n").split("\\n")[0].replace('\\"', '"').strip()
+    for call, fmt, kern in print_calls(block):
+        level = call_level(call, kern)
         if level in _LEVELS and len(fmt) >= 6 and re.search(r"[A-Za-z]{3}", fmt):
             found.append((fmt, level))
     return found

@@ -33,7 +33,7 @@ OUT = KS / "tx_timeout_formats.tsv"
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from kernel_source import pinned_trees  # noqa: E402
-from log_call_formats import CALL_RE, CALLS, KERN, WRAPPER_LEVEL, format_after  # noqa: E402
+from log_call_formats import CALLS, KERN, print_calls, wrapper_level  # noqa: E402
 from regen_of_node_formats import series_rows  # noqa: E402
 
 GLOBS = ("drivers/net/*",)
@@ -66,19 +66,13 @@ def printed(body: str) -> list[tuple[str, str]]:
     """(format, level) of each printing call in `body`: the level from the call's name (or its
     KERN_ word), "info" when neither says (a driver's own debug-free wrapper)."""
     found = []
-    for m in CALL_RE.finditer(body):
-        got = format_after(body, m.end())
-        if got is None:
-            continue
-        fmt, kern = got
-        wrapped = WRAPPER_LEVEL.search(m.group(1))
+    for call, fmt, kern in print_calls(body):
         level = (
-            CALLS.get(m.group(1))
+            CALLS.get(call)
             or (kern if kern in _KERN_LEVELS else None)
-            or (wrapped.group(1).lower() if wrapped else None)
+            or wrapper_level(call)
             or "info"
         )
-        fmt = fmt.strip().removesuffix("\\n").split("\\n")[0].replace('\\"', '"').strip()
         if len(_WORDS.findall(_SPEC.sub(" ", fmt))) >= 2:
             found.append((fmt, level))
     return found
