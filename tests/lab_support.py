@@ -184,6 +184,15 @@ def raw_ssh(info: LabInfo) -> Any:
     )  # fmt: skip
 
 
+def forget_session(session_id: str) -> None:
+    """The lab shares the host's /var/lib: remove the test's session folder afterwards."""
+    from sbctune.tuning.scripts import STATE_ROOT  # only the lab tests that tune need it
+
+    folder = Path(STATE_ROOT) / session_id
+    if folder.is_dir() and len(session_id) > 10:
+        subprocess.run(["rm", "-rf", "--", str(folder)], check=False)
+
+
 def in_lab(lab: LabInfo, script: str) -> str:
     """Run a shell script inside the lab's network and mount namespaces, as root."""
     pid = lab.pids["sshd"]
