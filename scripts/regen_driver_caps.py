@@ -34,6 +34,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import kernel_source
 import regen_mtu
 import regen_wireless
+from c_source import (
+    defines_function,
+    definitions,
+    enclosing_function,
+    macro_value,
+    module_sources,
+    symbol_text,
+)
 from regen_tables import write_json
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -93,95 +101,6 @@ _ALLOC = re.compile(
 _BOUND = re.compile(
     r"ethtool_ops\s*=\s*&\s*(\w+)|netdev_set_default_ethtool_ops\s*\([^,]+,\s*&(\w+)"
 )
-_FUNC_START = re.compile(
-    r"^(?:static\s+|inline\s+|const\s+|unsigned\s+|struct\s+)*[A-Za-z_][\w\s\*]*?\b(\w+)\s*\(", re.M
-)
-
-
-def defines_function(text: str, name: str) -> bool:
-    """Whether C source text defines (not just declares) `name` at file scope."""
-    return _definition(text, name) is not None
-
-
-_DEFINED = re.compile(r"(?m)^(?:[A-Za-z_][^;{}=\n]*?[\s*])?(\w+)\s*\(")
-_PARAMS = re.compile(r"[^;{}]*\)\s*(?:__\w+\s*)*\{")
-
-
-@lru_cache(maxsize=16)
-def _definitions(text: str) -> dict[str, int]:
-    """Function name -> where the line defining it starts, for every function a C file defines
-    at file scope (kernel style: the return type may sit on the line above the name)."""
-    found: dict[str, int] = {}
-    for head in _DEFINED.finditer(text):
-        if head.group(1) not in found and _PARAMS.match(text, head.end(), head.end() + 4000):
-            found[head.group(1)] = head.start()
-    return found
-
-
-def _definition(text: str, name: str) -> int | None:
-    return _definitions(text).get(name)
-
-
-def enclosing_function(text: str, offset: int) -> str | None:
-    """The function whose body holds `offset` (kernel style: bodies open with `{` at column 0)."""
-    head = text[:offset]
-    brace = head.rfind("\n{")
-    if brace < 0:
-        return None
-    names = [m.group(1) for m in _FUNC_START.finditer(head[:brace])]
-    return names[-1] if names else None
-
-
-def module_sources(tree: Path, module_path: str) -> list[Path]:
-    """The .c files a module is built from, read from its directory's Makefile."""
-    directory = tree / module_path.rsplit("/", 1)[0]
-    module = module_path.rsplit("/", 1)[1]
-    makefile = directory / "Makefile"
-    objects: list[str] = []
-    if makefile.is_file():
-        text = makefile.read_text(encoding="utf-8", errors="replace").replace("\\\n", " ")
-        for line in text.splitlines():
-            match = re.match(
-                rf"^{re.escape(module)}-(?:y|objs|\$\(CONFIG_\w+\))\s*[:+]?=\s*(.*)", line
-            )
-            if match:
-                objects += [o for o in match.group(1).split() if o.endswith(".o")]
-    files = [directory / o.replace(".o", ".c") for o in objects] or [directory / f"{module}.c"]
-    return [f for f in files if f.is_file()]
-
-
-def _macro_value(texts: list[str], expr: str, depth: int = 0) -> int | None:
-    expr = expr.strip().strip("()").strip()
-    if re.fullmatch(r"[0-9]+|0x[0-9a-fA-F]+", expr):
-        return int(expr, 0)
-    if depth > 4 or not re.fullmatch(r"\w+", expr):
-        return None
-    for text in texts:
-        match = re.search(rf"(?m)^#define\s+{expr}\s+(.+?)\s*(?:/\*.*)?$", text)
-        if match:
-            return _macro_value(texts, match.group(1), depth + 1)
-    return None
-
-
-def symbol_text(text: str, name: str) -> str | None:
-    """The text of a function body, a file-scope struct or array initialiser (a string table
-    such as igb_priv_flags_strings[][ETH_GSTRING_LEN]) or a #define named `name`."""
-    begin = _definition(text, name)
-    closing = "\n}"
-    if begin is None:
-        match = re.search(rf"(?m)^[^\n;]*struct\s+\w+\s+{re.escape(name)}\s*=\s*\{{", text)
-        match = match or re.search(
-            rf"(?m)^(?:static\s+)?const\s+\w+\s+{re.escape(name)}\s*(?:\[\w*\]\s*)+=\s*\{{", text
-        )
-        closing = "\n};"
-        if match is None:
-            # a #define with its continuation lines (a caps macro such as atlantic's
-            # DEFAULT_A0_BOARD_BASIC_CAPABILITIES spans many)
-            match = re.search(rf"(?m)^#define\s+{re.escape(name)}\b(?:.*\\\n)*.*$", text)
-            return match.group(0) if match else None
-        begin = match.start()
-    end = text.find(closing, begin)
-    return text[begin : end if end > 0 else len(text)]
 
 
 def _where(tree: Path, files: list[Path], name: str) -> str | None:
@@ -196,7 +115,7 @@ def driver_facts(tree: Path, module_path: str) -> dict[str, Any] | None:
     if not sources:
         return None
     texts = {p: p.read_text(encoding="utf-8", errors="replace") for p in sources}
-    # sorted: the first #define of a macro wins (_macro_value), not the file system's order
+    # sorted: the first #define of a macro wins (macro_value), not the file system's order
     headers = [
         h.read_text(encoding="utf-8", errors="replace")
         for h in sorted(sources[0].parent.glob("*.h"))
@@ -273,7 +192,7 @@ def driver_facts(tree: Path, module_path: str) -> dict[str, Any] | None:
             if found:
                 expr = found.group(1).strip()
                 rings[which.replace("_", "-")] = {
-                    "max": _macro_value([text, *headers], expr),
+                    "max": macro_value([text, *headers], expr),
                     "expr": expr,
                     "file": path.relative_to(tree).as_posix(),
                     "function": getter,
@@ -400,7 +319,7 @@ def _mtu_facts(
 
     def value(expr: str) -> int | None:
         expr = expr.strip().strip("()").strip()
-        return _ETHER.get(expr) if expr in _ETHER else _macro_value(sources, expr)
+        return _ETHER.get(expr) if expr in _ETHER else macro_value(sources, expr)
 
     if usbnet:
         return regen_mtu.usbnet_mtu(tree, usb_texts, enclosing_function, value)
@@ -421,7 +340,7 @@ def _shared_bodies(tree: Path, texts: dict[Path, str]) -> dict[Path, str]:
         for p in sorted((tree / "drivers/net/usb").glob("*.c"))
         if p not in texts and p != tree / USBNET
     }
-    defined = {name: p for p, text in others.items() for name in _definitions(text)}
+    defined = {name: p for p, text in others.items() for name in definitions(text)}
     bodies: dict[tuple[Path, str], str] = {}
     calling = list(texts.values())
     for _ in range(3):
@@ -471,7 +390,7 @@ def _usb_binders(tree: Path) -> dict[str, tuple[str, Path, str]]:
                 binders[function] = (bound.group(1) or bound.group(2), path, function)
     for _ in range(3):  # the shared binds chain at most three deep
         for text in texts.values():
-            for function in _definitions(text):
+            for function in definitions(text):
                 if function in binders:
                     continue
                 called = _calls(symbol_text(text, function) or "", binders)

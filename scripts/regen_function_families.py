@@ -27,6 +27,7 @@ from __future__ import annotations
 import json
 import re
 import sys
+from datetime import UTC, datetime
 from pathlib import Path, PurePosixPath
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -34,7 +35,8 @@ KS = ROOT / "resources" / "kernel_source"
 OUT = KS / "function_families.json"
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from kernel_source import pinned_trees, write_table  # noqa: E402
+from kernel_source import pinned_trees  # noqa: E402
+from regen_tables import PINS, write_json  # noqa: E402
 
 # every directory of C sources (a function of any of them may share a family's word)
 GLOBS = (
@@ -164,9 +166,12 @@ def families(trees: dict[str, Path]) -> tuple[dict[str, str], dict[str, str]]:
 
 
 def main() -> int:
-    trees, versions = pinned_trees(GLOBS, KS / "VERSION.json")
+    trees, versions = pinned_trees(GLOBS, PINS)
     kept, drivers = families(trees)
-    body = {
+    table = {
+        "generated": datetime.now(UTC).date().isoformat(),
+        "script": "scripts/regen_function_families.py",
+        "linux-source": versions,
         "about": (
             "First words (or, where a word is several families', first two words) of function "
             "names that only one network driver family's source defines (every such function "
@@ -177,7 +182,7 @@ def main() -> int:
         "families": kept,
         "drivers": drivers,
     }
-    write_table(OUT, "scripts/regen_function_families.py", versions, body, sort_keys=False)
+    write_json(OUT, table)
     print(f"{len(kept)} of {len(candidates())} words kept -> {OUT.relative_to(ROOT)}")
     return 0
 

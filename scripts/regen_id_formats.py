@@ -26,7 +26,8 @@ OUT = KS / "id_formats.tsv"
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from kernel_source import asked, pinned_trees  # noqa: E402
-from regen_kernel_source import _SCAN, _format_after  # noqa: E402
+from log_call_formats import format_after  # noqa: E402
+from regen_kernel_source import _SCAN  # noqa: E402
 from regen_tables import PINS  # noqa: E402
 
 GLOBS = ("drivers/net/*", "drivers/usb/core/*", "drivers/mmc/*", "drivers/staging/*")
@@ -173,7 +174,7 @@ def formats(root: Path) -> dict[str, tuple[str, set[str], tuple[int, int]]]:
             if "%04x" not in text and "%04X" not in text and "vendor" not in text:
                 continue
             for m in _CALL_RE.finditer(text):
-                got = _format_after(text, m.end())
+                got = format_after(text, m.end())
                 if got is None:
                     continue
                 fmt = got[0].strip().removesuffix("\\n").split("\\n")[0].strip()

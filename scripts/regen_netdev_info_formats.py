@@ -27,7 +27,7 @@ OUT = KS / "netdev_info_formats.tsv"
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from kernel_source import pinned_trees  # noqa: E402
-from regen_kernel_source import _format_after  # noqa: E402
+from log_call_formats import format_after  # noqa: E402
 from regen_of_node_formats import series_rows  # noqa: E402
 
 GLOBS = ("drivers/net/*", "net/core/*")
@@ -51,7 +51,7 @@ def formats(root: Path) -> dict[str, tuple[str, set[str]]]:
         text = path.read_text(encoding="utf-8", errors="replace")
         rel = path.relative_to(root).as_posix()
         for m in _CALL_RE.finditer(text):
-            got = _format_after(text, m.end())
+            got = format_after(text, m.end())
             if got is None:
                 continue
             fmt = got[0].strip().removesuffix("\\n").split("\\n")[0].replace('\\"', '"').strip()

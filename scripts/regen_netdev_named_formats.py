@@ -35,7 +35,7 @@ OUT = KS / "netdev_named_formats.json"
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from kernel_source import pinned_trees, write_table  # noqa: E402
-from regen_kernel_source import _format_after  # noqa: E402
+from log_call_formats import format_after  # noqa: E402
 from regen_tables import add_once  # noqa: E402
 
 GLOBS = ("drivers/net/*",)
@@ -126,7 +126,7 @@ def name_conversion(fmt: str, args: list[str], before: str = "") -> int | None:
 def formats_in(text: str, calls: re.Pattern[str]) -> dict[str, int]:
     found: dict[str, int] = {}
     for m in calls.finditer(text):
-        got = _format_after(text, m.end())
+        got = format_after(text, m.end())
         end = _literal_end(text, m.end())
         if got is None or end is None:
             continue

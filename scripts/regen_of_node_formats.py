@@ -28,7 +28,7 @@ OUT = KS / "of_node_formats.tsv"
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from kernel_source import pinned_trees  # noqa: E402
-from regen_kernel_source import _format_after  # noqa: E402
+from log_call_formats import format_after  # noqa: E402
 
 GLOBS = ("drivers/net/*",)
 _LEVELS = "emerg|alert|crit|err|warn|warning|notice|info"
@@ -65,7 +65,7 @@ def formats(root: Path) -> dict[str, tuple[str, set[str]]]:
             continue
         rel = path.relative_to(root).as_posix()
         for m in _CALL_RE.finditer(text):
-            got = _format_after(text, m.end())
+            got = format_after(text, m.end())
             if got is None or "%pOF" not in got[0]:
                 continue
             fmt = got[0].strip().removesuffix("\\n").split("\\n")[0].replace('\\"', '"').strip()

@@ -37,19 +37,8 @@ OUT = KS / "probe_exits.json"
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from kernel_source import write_table  # noqa: E402
-from regen_kernel_source import (  # noqa: E402
-    _CALL_RE,
-    _CALLS,
-    _DRIVER_RE,
-    _NAME_RE,
-    _WRAPPER_LEVEL,
-    _defines,
-    _format_after,
-    _key,
-    _module,
-    _network_sources,
-    _words,
-)
+from log_call_formats import call_level, format_key, print_calls, words  # noqa: E402
+from regen_kernel_source import _DRIVER_RE, _NAME_RE, _defines, _module, _network_sources  # noqa: E402
 from regen_tables import pinned_packages  # noqa: E402
 
 GLOBS = ("drivers/net/*", "drivers/staging/*")
@@ -161,14 +150,8 @@ def _forward(exit_: str, masked: str, after: int, stop: int) -> bool:
 def block_messages(block: str) -> list[tuple[str, str]]:
     """(format, level) of each error- or warning-level print call of the block."""
     found = []
-    for m in _CALL_RE.finditer(block):
-        got = _format_after(block, m.end())
-        if got is None:
-            continue
-        fmt, kern = got
-        wrapped = _WRAPPER_LEVEL.search(m.group(1))
-        level = _CALLS.get(m.group(1)) or kern or (wrapped.group(1).lower() if wrapped else None)
-        fmt = fmt.strip().removesuffix("\\n").split("\\n")[0].replace('\\"', '"').strip()
+    for call, fmt, kern in print_calls(block):
+        level = call_level(call, kern)
         if level in _LEVELS and len(fmt) >= 6 and re.search(r"[A-Za-z]{3}", fmt):
             found.append((fmt, level))
     return found
@@ -283,10 +266,10 @@ def build(roots: dict[str, Path], known: set[str]) -> tuple[dict[str, list[str]]
         for row, keys in rows.items():
             series_of.setdefault(row, set()).add(series)
             probes_of.setdefault(row, set()).update(keys)
-    counts: Counter[str] = Counter(w for fmt, _level in probes_of for w in set(_words(fmt)))
+    counts: Counter[str] = Counter(w for fmt, _level in probes_of for w in set(words(fmt)))
     lines = []
     for (fmt, level), keys in probes_of.items():
-        if key := _key(fmt, counts):
+        if key := format_key(fmt, counts):
             in_series = sorted(series_of[(fmt, level)], key=lambda s: tuple(map(int, s.split("."))))
             lines.append("\t".join((key, level, ",".join(in_series), ",".join(sorted(keys)), fmt)))
     used = {k for keys in probes_of.values() for k in keys}

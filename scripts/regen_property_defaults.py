@@ -34,7 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(ROOT))
 
 from kernel_source import pinned_trees, write_table  # noqa: E402
-from regen_kernel_source import _CALL_RE, _CALLS, _WRAPPER_LEVEL, _format_after  # noqa: E402
+from log_call_formats import call_level, print_calls  # noqa: E402
 
 GLOBS = ("drivers/net/*",)
 _COMMENT = re.compile(r"/\*.*?\*/|//[^\n]*", re.S)
@@ -108,16 +108,10 @@ def _defaults_in(branch: str, var: str) -> list[tuple[str, str]]:
     if _LEAVES.search(code) or not _ASSIGNS.search(code):
         return []
     found: list[tuple[str, str]] = []
-    for m in _CALL_RE.finditer(branch):
-        got = _format_after(branch, m.end())
-        if got is None:
-            continue
-        fmt, kern = got
-        wrapped = _WRAPPER_LEVEL.search(m.group(1))
-        level = _CALLS.get(m.group(1)) or kern or (wrapped.group(1).lower() if wrapped else None)
+    for call, fmt, kern in print_calls(branch):
+        level = call_level(call, kern)
         if level not in _LEVELS:
             continue
-        fmt = fmt.strip().removesuffix("\\n").split("\\n")[0].replace('\\"', '"').strip()
         if len(fmt) >= 6 and re.search(r"[A-Za-z]{3}", fmt):
             found.append((level, fmt))
     return found

@@ -33,7 +33,7 @@ OUT = KS / "tx_timeout_formats.tsv"
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from kernel_source import pinned_trees  # noqa: E402
-from regen_kernel_source import _CALL_RE, _CALLS, _KERN, _WRAPPER_LEVEL, _format_after  # noqa: E402
+from log_call_formats import CALLS, KERN, print_calls, wrapper_level  # noqa: E402
 from regen_of_node_formats import series_rows  # noqa: E402
 
 GLOBS = ("drivers/net/*",)
@@ -41,7 +41,7 @@ _HANDLER = re.compile(r"\.ndo_tx_timeout\s*=\s*&?\s*([A-Za-z_]\w*)")
 _CALLEE = re.compile(r"\b([A-Za-z_]\w*)\s*\(")
 _WORDS = re.compile(r"[A-Za-z]{2,}")
 _SPEC = re.compile(r"%[-+ #0]*(?:\d+|\*)?(?:\.(?:\d+|\*))?(?:hh|h|ll|l|z|t|j|L)?[A-Za-z]\w*")
-_KERN_LEVELS = set(_KERN.values())
+_KERN_LEVELS = set(KERN.values())
 
 
 def body_of(text: str, name: str) -> str | None:
@@ -66,19 +66,13 @@ def printed(body: str) -> list[tuple[str, str]]:
     """(format, level) of each printing call in `body`: the level from the call's name (or its
     KERN_ word), "info" when neither says (a driver's own debug-free wrapper)."""
     found = []
-    for m in _CALL_RE.finditer(body):
-        got = _format_after(body, m.end())
-        if got is None:
-            continue
-        fmt, kern = got
-        wrapped = _WRAPPER_LEVEL.search(m.group(1))
+    for call, fmt, kern in print_calls(body):
         level = (
-            _CALLS.get(m.group(1))
+            CALLS.get(call)
             or (kern if kern in _KERN_LEVELS else None)
-            or (wrapped.group(1).lower() if wrapped else None)
+            or wrapper_level(call)
             or "info"
         )
-        fmt = fmt.strip().removesuffix("\\n").split("\\n")[0].replace('\\"', '"').strip()
         if len(_WORDS.findall(_SPEC.sub(" ", fmt))) >= 2:
             found.append((fmt, level))
     return found
@@ -110,7 +104,7 @@ def handler_formats(root: Path) -> dict[str, tuple[str, set[str]]]:
             body = body_of(file_text, name) or ""
             bodies = [body]
             for callee in sorted(set(_CALLEE.findall(body)) - {name}):
-                if callee in _CALLS or callee.startswith(("pr_", "dev_", "netdev_", "netif_")):
+                if callee in CALLS or callee.startswith(("pr_", "dev_", "netdev_", "netif_")):
                     continue
                 if "timeout" in callee.lower() and (inner := body_of(file_text, callee)):
                     bodies.append(inner)

@@ -45,7 +45,7 @@ OUT = KS / "wiphy_chips.json"
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from kernel_source import NEWER, obtain, pinned_trees  # noqa: E402
-from regen_kernel_source import _format_after  # noqa: E402
+from log_call_formats import format_after  # noqa: E402
 from regen_tables import write_json  # noqa: E402
 
 GLOBS = ("drivers/net/wireless/*",)
@@ -83,7 +83,7 @@ def _calls(text: str, macros: dict[str, str]) -> list[tuple[str, int]]:
     names = "|".join([_CALL, *(rf"\b{re.escape(m)}\s*\(" for m in macros)])
     found = []
     for m in re.finditer(names, text):
-        got = _format_after(text, m.end())
+        got = format_after(text, m.end())
         if got is None:
             continue
         name = m.group(0).rstrip("( \t").strip()
@@ -103,7 +103,7 @@ def _filled(directory: Path, buffer_fn: str) -> list[str]:
             continue
         body = text[head.end() : text.find("\n}", head.end())]
         for fill in _FILL_RE.finditer(body):
-            got = _format_after(body, fill.end() + 0)
+            got = format_after(body, fill.end() + 0)
             if got is not None:
                 out.append(got[0])
     return out

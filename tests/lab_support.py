@@ -184,12 +184,32 @@ def raw_ssh(info: LabInfo) -> Any:
     )  # fmt: skip
 
 
+def forget_session(session_id: str) -> None:
+    """The lab shares the host's /var/lib: remove the test's session folder afterwards."""
+    from sbctune.tuning.scripts import STATE_ROOT  # only the lab tests that tune need it
+
+    folder = Path(STATE_ROOT) / session_id
+    if folder.is_dir() and len(session_id) > 10:
+        subprocess.run(["rm", "-rf", "--", str(folder)], check=False)
+
+
+def in_lab(lab: LabInfo, script: str) -> str:
+    """Run a shell script inside the lab's network and mount namespaces, as root."""
+    pid = lab.pids["sshd"]
+    out = subprocess.run(
+        ["nsenter", "-t", str(pid), "-m", "-n", "sh", "-c", script],
+        capture_output=True,
+        text=True,
+        timeout=30,
+        check=False,
+    )
+    return out.stdout + out.stderr
+
+
 def carrier_back(lab: LabInfo, iface: str, tries: int = 120) -> None:
     """Wait (bounded: ``tries`` reads half a second apart) until ``iface`` in the lab has its
     carrier again: a driver's restart drops the link for seconds (app/lab/carrier_drop.py), as
     on a real Pi, and a login over that NIC meanwhile finds no route."""
-    from tests.integration.test_tuning import in_lab
-
     for _ in range(tries):
         if in_lab(lab, f"cat /sys/class/net/{iface}/carrier 2>/dev/null").strip() == "1":
             return

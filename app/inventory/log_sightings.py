@@ -227,6 +227,60 @@ class _Reading:
     traces: TraceWatch = field(default_factory=TraceWatch)
     # a modem's serial port removed in the teardown of a USB disconnect
     teardown: TeardownWatch = field(default_factory=TeardownWatch)
+    named: NamedLines | None = None  # the lines naming a device, for the wiphy watcher
+
+    def watch(
+        self,
+        dmesg: DmesgResult,
+        event_at: Callable[[int], DmesgEvent],
+        index: int,
+        event: DmesgEvent,
+    ) -> bool:
+        """A line of a kind a watcher reads, given to its watchers; whether it is then read as
+        any line (its own sighting)."""
+        found, kind = self.found, event.kind
+        if kind == "ip_config":
+            if (configured := self.ip_config.see(event)) is not None:
+                found.append(configured)
+            return False
+        if kind in LINUXPTP_KINDS and (timed_out := self.ptp.see(event)) is not None:
+            found.append(timed_out)  # then read as any line: a port line names its NIC
+        if kind in BOOT_FIRMWARE_KINDS:
+            if (booted := self.boot_firmware.see(event)) is not None:
+                found.append(booted)
+            return False
+        probes = self.probes
+        if (kind in ProbeWatch.KINDS or probes.open) and (probed := probes.see(event)) is not None:
+            found.append(probed)
+        if kind in TRACE_KINDS and (traced := self.traces.see(event)) is not None:
+            found.append(traced)
+            self.firsts.append(traced)
+        if kind in TEARDOWN_KINDS and (port := self.teardown.see(event)) is not None:
+            found.append(port)
+        # a dump's task line naming a threaded interrupt handler: its driver ran there
+        if (
+            kind == "kernel_version"
+            and " Comm: irq/" in event.text
+            and (threaded := irq_thread_sighting(event_at, index)) is not None
+        ):
+            found.append(threaded)
+            self.firsts.append(threaded)
+        # the SDIO interrupt thread's task line in an unknown module's trace: an SDIO driver
+        if (
+            kind == "kernel_version"
+            and " Comm: ksdioirqd/" in event.text
+            and (sdio := self.traces.sdio_thread(event)) is not None
+        ):
+            found.append(sdio)
+            self.firsts.append(sdio)
+        # the wiphy watcher reads a wiphy line, a disconnect and the lines naming a device
+        # before it (WiphyWatch.at_columns)
+        if kind in WIPHY_KINDS:
+            self.named = self.named or NamedLines(dmesg)  # made when the first wiphy line comes
+            if (wiphy := self.wiphys.at_columns(self.named, event_at, index)) is not None:
+                found.append(wiphy)
+                self.firsts.append(wiphy)
+        return not (kind in _SKIP or kind in _PCIE_LINK)
 
     def counted_again(self, key: tuple[str, str], event: DmesgEvent) -> None:
         """Its keys and the counted facts only, from the first repeat: every repeat's facts in
@@ -311,9 +365,43 @@ def from_dmesg(dmesg: DmesgResult | None) -> list[Sighting]:
     # each distinct message's places (its key: the message, or (kind, message) where a caller
     # gave the events), made by one loop over the events; all else here is per message
     places = dmesg.places()
+    read, counted = _places_to_read(places, texts, said)
+    reading = _Reading()
+    found, seen, probes = reading.found, reading.seen, reading.probes
+
+    def event_at(i: int) -> DmesgEvent:
+        kind, fields = said[i]
+        return DmesgEvent(kind, nos[i], clocks[i], texts[i], fields)
+
+    after, end = 0, len(texts)  # the first place not read yet; the end (the last "read")
+    key_at = dmesg.key_at
+    for index in (*sorted(read), end):
+        if probes.open and after < index:
+            _probe_between(reading, event_at, after, index)
+        if index == end:
+            break
+        after = index + 1
+        event = event_at(index)
+        if event.kind not in _WATCHED:
+            if probes.open and (probed := probes.see(event)) is not None:
+                found.append(probed)
+        elif not reading.watch(dmesg, event_at, index, event):
+            continue
+        key = key_at(index)
+        if key not in seen:
+            reading.first(key, event)
+        elif key in counted and key not in reading.lean:
+            reading.counted_again(key, event)  # its first repeat: where its sighting stands
+    _further_repeats(reading, counted, places, nos, clocks)
+    return reading.sightings()
+
+
+def _places_to_read(
+    places: dict[Any, list[int]], texts: list[str], said: list[tuple[str, dict[str, str]]]
+) -> tuple[list[int], set[Any]]:
+    """The places read in order (each message's first, a counted one's second, and every
+    place of a kind a watcher reads) and the keys of the counted messages."""
     counted: set[Any] = set()
-    # the places read in order: each message's first, a counted one's second, and every
-    # place of a kind a watcher reads
     read: list[int] = []
     for key, at in places.items():
         first = at[0]
@@ -326,84 +414,31 @@ def from_dmesg(dmesg: DmesgResult | None) -> list[Sighting]:
             counted.add(key)
             if len(at) > 1 and kind not in _WATCHED:
                 read.append(at[1])
-    reading = _Reading()
-    found, firsts, seen = reading.found, reading.firsts, reading.seen
-    probes, traces, wiphys = reading.probes, reading.traces, reading.wiphys
-    probe_kinds = ProbeWatch.KINDS
+    return read, counted
 
-    def event_at(i: int) -> DmesgEvent:
-        kind, fields = said[i]
-        return DmesgEvent(kind, nos[i], clocks[i], texts[i], fields)
 
-    named: NamedLines | None = None  # made when the first wiphy line comes
-    after, end = 0, len(texts)  # the first place not read yet; the end (the last "read")
-    key_at = dmesg.key_at
-    for index in (*sorted(read), end):
-        if probes.open and after < index:
-            # the lines between, while a reset is open: the probe watch reads them (a line of
-            # another kind never opens one)
-            for between in range(after, index):
-                if (probed := probes.see(event_at(between))) is not None:
-                    found.append(probed)
-                if not probes.open:
-                    break
-        if index == end:
+def _probe_between(
+    reading: _Reading, event_at: Callable[[int], DmesgEvent], after: int, index: int
+) -> None:
+    """The lines between two places read, while a reset is open: the probe watch reads them (a
+    line of another kind never opens one)."""
+    probes = reading.probes
+    for between in range(after, index):
+        if (probed := probes.see(event_at(between))) is not None:
+            reading.found.append(probed)
+        if not probes.open:
             break
-        after = index + 1
-        event = event_at(index)
-        kind = event.kind
-        if kind not in _WATCHED:
-            if probes.open and (probed := probes.see(event)) is not None:
-                found.append(probed)
-        else:
-            if kind == "ip_config":
-                if (configured := reading.ip_config.see(event)) is not None:
-                    found.append(configured)
-                continue
-            if kind in LINUXPTP_KINDS and (timed_out := reading.ptp.see(event)) is not None:
-                found.append(timed_out)  # then read as any line: a port line names its NIC
-            if kind in BOOT_FIRMWARE_KINDS:
-                if (booted := reading.boot_firmware.see(event)) is not None:
-                    found.append(booted)
-                continue
-            if (kind in probe_kinds or probes.open) and (probed := probes.see(event)) is not None:
-                found.append(probed)
-            if kind in TRACE_KINDS and (traced := traces.see(event)) is not None:
-                found.append(traced)
-                firsts.append(traced)
-            if kind in TEARDOWN_KINDS and (port := reading.teardown.see(event)) is not None:
-                found.append(port)
-            # a dump's task line naming a threaded interrupt handler: its driver ran there
-            if (
-                kind == "kernel_version"
-                and " Comm: irq/" in event.text
-                and (threaded := irq_thread_sighting(event_at, index)) is not None
-            ):
-                found.append(threaded)
-                firsts.append(threaded)
-            # the SDIO interrupt thread's task line in an unknown module's trace: an SDIO driver
-            if (
-                kind == "kernel_version"
-                and " Comm: ksdioirqd/" in event.text
-                and (sdio := traces.sdio_thread(event)) is not None
-            ):
-                found.append(sdio)
-                firsts.append(sdio)
-            # the wiphy watcher reads a wiphy line, a disconnect and the lines naming a device
-            # before it (WiphyWatch.at_columns)
-            if kind in WIPHY_KINDS:
-                named = named or NamedLines(dmesg)
-                if (wiphy := wiphys.at_columns(named, event_at, index)) is not None:
-                    found.append(wiphy)
-                    firsts.append(wiphy)
-            if kind in _SKIP or kind in _PCIE_LINK:
-                continue
-        key = key_at(index)
-        if key not in seen:
-            reading.first(key, event)
-        elif key in counted and key not in reading.lean:
-            reading.counted_again(key, event)  # its first repeat: where its sighting stands
-    # the further repeats of a counted line, and a driver's error line's repeats: facts only
+
+
+def _further_repeats(
+    reading: _Reading,
+    counted: set[Any],
+    places: dict[Any, list[int]],
+    nos: list[int],
+    clocks: list[float | None],
+) -> None:
+    """The further repeats of a counted line, and a driver's error line's repeats: facts
+    only."""
     for key in counted:
         if (stamps := reading.stamps.get(key)) is not None:
             facts = reading.repeats[key].facts
@@ -413,4 +448,3 @@ def from_dmesg(dmesg: DmesgResult | None) -> list[Sighting]:
         if key not in counted:
             for i in places[key][1:]:
                 complaint.facts += again_at(complaint.stamps, nos[i], clocks[i])
-    return reading.sightings()

@@ -22,7 +22,7 @@ from sbctune.workflow import FlowResult
 from sbctune.workflow.tuning_words import held_note
 from tests.gui.conftest import SCREENSHOTS, until
 from tests.gui.test_wizard_lab import ONE_TRIAL, connect_via_dialog
-from tests.integration.test_tuning import in_lab
+from tests.lab_support import in_lab
 from tests.plain_words import jargon
 
 pytestmark = [pytest.mark.lab, pytest.mark.slow]

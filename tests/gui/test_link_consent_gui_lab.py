@@ -17,7 +17,7 @@ from sbctune.ui.main_window import MainWindow
 from sbctune.ui.pages.tune_page import TunePage
 from tests.gui.conftest import SCREENSHOTS, until
 from tests.gui.test_wizard_lab import connect_via_dialog
-from tests.integration.test_tuning import forget_session, in_lab
+from tests.lab_support import forget_session, in_lab
 
 pytestmark = [pytest.mark.lab, pytest.mark.slow]
 

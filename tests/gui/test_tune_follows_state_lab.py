@@ -20,7 +20,7 @@ from sbctune.workflow import FlowResult
 from tests.gui.conftest import until
 from tests.gui.lab_steps import connect_and_inspect, open_tune
 from tests.gui.test_wizard_lab import ONE_TRIAL
-from tests.integration.test_tuning import in_lab
+from tests.lab_support import in_lab
 
 pytestmark = [pytest.mark.lab, pytest.mark.slow]
 

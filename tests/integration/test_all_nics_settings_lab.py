@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from sbctune.history import History
-from tests.integration.test_tuning import in_lab
+from tests.lab_support import in_lab
 
 pytestmark = [pytest.mark.lab, pytest.mark.slow]
 

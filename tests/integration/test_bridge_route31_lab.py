@@ -13,8 +13,7 @@ import pytest
 
 from sbctune.lab.model import LabInfo
 from sbctune.measure.route import find_path
-from tests.integration.test_tuning import in_lab
-from tests.lab_support import connect_to_lab
+from tests.lab_support import connect_to_lab, in_lab
 
 pytestmark = [pytest.mark.lab]
 

@@ -25,8 +25,7 @@ from sbctune.measure.plans import plan_named
 from sbctune.measure.runner import Event, LiveInterval
 from sbctune.remote import Disconnected, KnownHosts, Secret, Session, Target, batch
 from sbctune.workflow.measuring import MeasureRequest, measure_and_keep
-from tests.integration.test_tuning import in_lab
-from tests.lab_support import connect_to_lab
+from tests.lab_support import connect_to_lab, in_lab
 
 pytestmark = [pytest.mark.lab]
 

@@ -16,8 +16,7 @@ from sbctune.cli import demo_cmd
 from sbctune.cli.main import build_parser
 from sbctune.measure.plans import plan_named
 from sbctune.tuning.words import held_note
-from tests.integration.test_tuning import in_lab
-from tests.lab_support import connect_to_lab
+from tests.lab_support import connect_to_lab, in_lab
 from tests.plain_words import jargon
 
 pytestmark = [pytest.mark.lab, pytest.mark.slow]

@@ -14,8 +14,7 @@ import pytest
 from sbctune.advice.inspect import inspect_host
 from sbctune.lab.model import LabInfo
 from sbctune.tuning import apply, plan, revert
-from tests.integration.test_tuning import forget_session, in_lab
-from tests.lab_support import connect_to_lab
+from tests.lab_support import connect_to_lab, forget_session, in_lab
 
 pytestmark = [pytest.mark.lab]
 

@@ -19,8 +19,7 @@ from sbctune.advice.inspect import inspect_host
 from sbctune.lab import fake_ethtool
 from sbctune.lab.profile import profiles_root
 from sbctune.tuning import plan
-from tests.integration.test_tuning import in_lab
-from tests.lab_support import carrier_back, connect_to_lab
+from tests.lab_support import carrier_back, connect_to_lab, in_lab
 
 pytestmark = [pytest.mark.lab]
 
@@ -112,7 +111,7 @@ async def test_r8169_offloads_turn_sg_on_and_verify(lab_factory: Any, tmp_path: 
     is read back by its ethtool -k name and verifies (s13 walk: "read back None after writing
     'on'", every tweak put back)."""
     from sbctune.tuning import apply, revert
-    from tests.integration.test_tuning import forget_session
+    from tests.lab_support import forget_session
 
     lab = lab_factory("cm4-rtl8125b-r8169")
     assert "scatter-gather: off" in in_lab(lab, "ethtool -k eth1")

@@ -22,8 +22,7 @@ from sbctune.lab.model import LabInfo
 from sbctune.tuning import apply, confirm, plan, revert, scripts
 from sbctune.tuning.changes import read_back
 from sbctune.tuning.scripts import STATE_ROOT
-from tests.integration.test_tuning import forget_session, in_lab
-from tests.lab_support import connect_to_lab
+from tests.lab_support import connect_to_lab, forget_session, in_lab
 
 pytestmark = [pytest.mark.lab]
 

@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 
 from sbctune.lab.model import LabInfo
-from tests.integration.test_tuning import in_lab
 from tests.lab_profiles import profile_copy
+from tests.lab_support import in_lab
 
 pytestmark = [pytest.mark.lab]
 

@@ -20,9 +20,8 @@ import pytest
 from sbctune.advice.inspect import inspect_host
 from sbctune.lab.model import LabInfo
 from sbctune.tuning import plan
-from tests.integration.test_tuning import in_lab
 from tests.lab_profiles import profile_copy
-from tests.lab_support import connect_to_lab
+from tests.lab_support import connect_to_lab, in_lab
 
 pytestmark = [pytest.mark.lab]
 

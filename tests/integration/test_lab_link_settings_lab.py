@@ -17,8 +17,7 @@ import pytest
 from sbctune.advice.inspect import inspect_host
 from sbctune.inventory.parsers.ethtool import parse_ethtool
 from sbctune.lab.model import LabInfo
-from tests.integration.test_tuning import in_lab
-from tests.lab_support import connect_to_lab
+from tests.lab_support import connect_to_lab, in_lab
 
 pytestmark = [pytest.mark.lab]
 

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from sbctune.inventory.parsers.ethtool import parse_ethtool
-from tests.integration.test_tuning import in_lab
+from tests.lab_support import in_lab
 
 pytestmark = [pytest.mark.lab]
 

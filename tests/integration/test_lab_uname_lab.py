@@ -20,9 +20,8 @@ from sbctune.inventory.parsers.system import parse_uname
 from sbctune.lab.model import LabInfo
 from sbctune.tuning import plan
 from sbctune.workflow.connecting import connected_facts
-from tests.integration.test_tuning import in_lab
 from tests.lab_profiles import profile_copy
-from tests.lab_support import carrier_back, cli_as_user, cli_output, connect_to_lab
+from tests.lab_support import carrier_back, cli_as_user, cli_output, connect_to_lab, in_lab
 
 pytestmark = [pytest.mark.lab]
 

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from sbctune.lab.profile import profiles_root
-from tests.integration.test_tuning import in_lab
+from tests.lab_support import in_lab
 
 pytestmark = [pytest.mark.lab]
 

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from tests.integration.test_tuning import in_lab
+from tests.lab_support import in_lab
 
 pytestmark = [pytest.mark.lab]
 

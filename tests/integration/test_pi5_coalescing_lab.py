@@ -19,9 +19,8 @@ from sbctune.lab.model import LabInfo
 from sbctune.measure.plans import plan_named
 from sbctune.workflow import FlowEvent, FlowOptions, FlowStep, one_click
 from sbctune.workflow.tuning_words import outcome_line
-from tests.integration.test_tuning import in_lab
 from tests.lab_profiles import profile_copy
-from tests.lab_support import cli_connected, cli_output, connect_to_lab
+from tests.lab_support import cli_connected, cli_output, connect_to_lab, in_lab
 from tests.plain_words import jargon
 
 pytestmark = [pytest.mark.lab]

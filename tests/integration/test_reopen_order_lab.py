@@ -16,9 +16,8 @@ import pytest
 from sbctune.advice.inspect import inspect_host
 from sbctune.tuning import apply, plan, revert
 from tests.integration.test_open_resets_lab import coalesce
-from tests.integration.test_tuning import forget_session, in_lab
 from tests.lab_profiles import profile_copy
-from tests.lab_support import connect_to_lab
+from tests.lab_support import connect_to_lab, forget_session, in_lab
 
 pytestmark = [pytest.mark.lab]
 

@@ -25,7 +25,7 @@ from sbctune.remote import KnownHosts, Secret, Session, Target
 from sbctune.tuning import TuningError, apply, confirm, find_leftover, plan, revert
 from sbctune.tuning.scripts import STATE_ROOT
 from sbctune.tuning.session import boot_commit_plan, makes_test_boot, needs_reboot
-from tests.lab_support import connect_to_lab, free_port
+from tests.lab_support import connect_to_lab, forget_session, free_port, in_lab
 
 pytestmark = [pytest.mark.lab]
 
@@ -48,19 +48,6 @@ done
 """
 
 
-def in_lab(lab: LabInfo, script: str) -> str:
-    """Run a shell script inside the lab's network and mount namespaces, as root."""
-    pid = lab.pids["sshd"]
-    out = subprocess.run(
-        ["nsenter", "-t", str(pid), "-m", "-n", "sh", "-c", script],
-        capture_output=True,
-        text=True,
-        timeout=30,
-        check=False,
-    )
-    return out.stdout + out.stderr
-
-
 def snapshot(lab: LabInfo) -> str:
     return in_lab(lab, _SNAPSHOT)
 
@@ -74,13 +61,6 @@ def lab_private(lab: LabInfo, path: str) -> bool:
 
 def remote_state(lab: LabInfo, session_id: str) -> str:
     return in_lab(lab, f"cat {STATE_ROOT}/{session_id}/state").strip()
-
-
-def forget_session(session_id: str) -> None:
-    """The lab shares the host's /var/lib: remove the test's session folder afterwards."""
-    folder = Path(STATE_ROOT) / session_id
-    if folder.is_dir() and len(session_id) > 10:
-        subprocess.run(["rm", "-rf", "--", str(folder)], check=False)
 
 
 async def _connect(lab: LabInfo, tmp_path: Path) -> Session:

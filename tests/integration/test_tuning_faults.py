@@ -24,10 +24,9 @@ from sbctune.workflow.connecting import connected_facts
 from tests.integration.test_tuning import (
     _connect,
     _options,
-    forget_session,
-    in_lab,
     snapshot,
 )
+from tests.lab_support import forget_session, in_lab
 
 pytestmark = [pytest.mark.lab]
 ROOT = Path(__file__).resolve().parents[2]

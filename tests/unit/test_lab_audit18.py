@@ -23,13 +23,12 @@ import pytest
 
 from sbctune.inventory.model import Board, Inventory, Nic
 from sbctune.lab import fake_ethtool_shown
-from sbctune.remote import batch
-from sbctune.remote.batch import StepResult
 from sbctune.tuning import catalog, down_nic, driver_caps, persist_gaps
 from sbctune.tuning.kinds import PLANNERS, Context
 from sbctune.tuning.model import Change, PlannedTweak, TuningPlan
 from sbctune.tuning.probe import Facts
 from tests.fake_ethtool_support import ethtool, in_lab, lab_state, record_bounces, root
+from tests.plan_one import pi_answer
 
 POSIX = pytest.mark.posix_only("the lab's fake ethtool (Linux-only lab) locks its state with fcntl")
 
@@ -145,10 +144,6 @@ UP_LINK = json.dumps(
 )
 
 
-def _step(key: str, stdout: str, code: int = 0, stderr: str = "") -> StepResult:
-    return StepResult(batch.Step(("true",), key), code, stdout.encode(), stderr.encode())
-
-
 def _plan(
     tweak_id: str, nic: Nic, steps: dict[str, tuple[str, int, str]], ip_link: str,
     kernel: str = "6.12.47+rpt-rpi-v8",
@@ -157,10 +152,10 @@ def _plan(
     reads `steps` (key -> stdout, exit code, stderr) and `ip -d -j link`'s answer."""
     found = Facts(nic.name)
     for key, (out, code, err) in steps.items():
-        found.steps[key] = _step(key, out, code, err)
-    found.steps["ip-link"] = _step("ip-link", ip_link)
+        found.steps[key] = pi_answer(key, out, code, err)
+    found.steps["ip-link"] = pi_answer("ip-link", ip_link)
     route = json.dumps([{"dst": "198.18.0.1", "dev": "wlan0"}])  # SSH over another NIC
-    found.steps["ssh-route"] = _step("ssh-route", route)
+    found.steps["ssh-route"] = pi_answer("ssh-route", route)
     tweak = catalog.tweak(tweak_id)
     inventory = Inventory(board=Board(kernel=kernel), nics=[nic])
     item = PLANNERS[tweak.kind](Context(tweak, found, inventory, nic, {}, {}, (tweak_id,)))

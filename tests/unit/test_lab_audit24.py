@@ -21,11 +21,11 @@ from sbctune.inventory.model import Board, Inventory, Nic
 from sbctune.inventory.raw import Parsed
 from sbctune.remote import batch
 from sbctune.remote.batch import StepResult
-from sbctune.tuning import catalog, driver_caps
-from sbctune.tuning.kinds import PLANNERS, Context
+from sbctune.tuning import driver_caps
 from sbctune.tuning.model import PlannedTweak
 from sbctune.tuning.probe import Facts
 from tests.fake_ethtool_support import ethtool, lab_state, shown
+from tests.plan_one import plan_one
 
 CAPTURES = Path(__file__).resolve().parents[1] / "captures"
 POSIX = pytest.mark.posix_only("the lab's fake ethtool (Linux-only lab) locks its state with fcntl")
@@ -114,11 +114,7 @@ def _pi5_coalescing(kernel: str) -> PlannedTweak:
     found.steps["ethtool -c"] = StepResult(
         batch.Step(("true",), "ethtool -c"), 0, paste.encode(), b""
     )
-    tweak = catalog.tweak("irq-coalescing")
-    nic = Nic("eth0", driver="macb", chip=RP1)
-    inventory = Inventory(board=Board(kernel=kernel), nics=[nic])
-    ctx = Context(tweak, found, inventory, nic, {}, {}, ("irq-coalescing",))
-    return PLANNERS[tweak.kind](ctx)
+    return plan_one("irq-coalescing", found, Nic("eth0", driver="macb", chip=RP1), kernel)
 
 
 @pytest.mark.parametrize("kernel", ["6.1.72-v8-16k+", "6.1.0-rpi7-rpi-2712"])

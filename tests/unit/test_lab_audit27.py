@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import pytest
 
-from sbctune.inventory.model import Board, Inventory, Nic
+from sbctune.inventory.model import Nic
 from sbctune.lab import ethtool_misc, fake_ethtool_misc, sysfs_link
-from sbctune.tuning import catalog, driver_caps
-from sbctune.tuning.kinds import PLANNERS, Context
+from sbctune.tuning import driver_caps
 from sbctune.tuning.model import PlannedTweak
 from sbctune.tuning.probe import Facts, Read
+from tests.plan_one import plan_one
 
 
 @pytest.mark.parametrize("kernel", ["6.1", "6.12"])
@@ -65,9 +65,7 @@ def _plan_xps(kernel: str, wireless: bool) -> PlannedTweak:
     queues = {f"/sys/class/net/wlan0/queues/tx-{i}/xps_cpus": Read(True, "0") for i in range(4)}
     found.knobs = {"/sys/devices/system/cpu/online": Read(True, "0-3"), **queues}
     nic = Nic("wlan0", driver="rtl8xxxu", bus="usb", wireless=wireless)
-    tweak = catalog.tweak("xps")
-    inventory = Inventory(board=Board(kernel=kernel), nics=[nic])
-    return PLANNERS[tweak.kind](Context(tweak, found, inventory, nic, {}, {}, ("xps",)))
+    return plan_one("xps", found, nic, kernel)
 
 
 def test_xps_is_not_planned_on_wifi_queues_that_are_access_categories() -> None:

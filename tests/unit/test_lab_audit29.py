@@ -29,6 +29,7 @@ from sbctune.tuning import catalog, driver_caps
 from sbctune.tuning.kinds import PLANNERS, Context
 from sbctune.tuning.model import PlannedTweak
 from sbctune.tuning.probe import Facts, Read
+from tests.plan_one import plan_one
 
 # Raspberry Pi OS's kernel on a Pi 4 (6.12.25: before the stable backport of c7159e960f14 in
 # 6.12.68) and a Debian trixie arm64 kernel at a patch level after it
@@ -178,9 +179,7 @@ def _plan_irq_affinity(nic: Nic) -> PlannedTweak:
     found.knobs["/sys/devices/system/cpu/online"] = Read(True, "0-3")
     for irq in nic.irqs:
         found.knobs[f"/proc/irq/{irq}/smp_affinity"] = Read(True, "f")
-    tweak = catalog.tweak("irq-affinity")
-    inventory = Inventory(board=Board(kernel=AFTER), nics=[nic])
-    return PLANNERS[tweak.kind](Context(tweak, found, inventory, nic, {}, {}, (tweak.id,)))
+    return plan_one("irq-affinity", found, nic, AFTER)
 
 
 def test_moving_a_usb_nics_interrupt_says_it_is_the_host_controllers() -> None:

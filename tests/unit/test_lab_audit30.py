@@ -17,15 +17,15 @@ from typing import Any
 
 import pytest
 
-from sbctune.inventory.model import Board, Inventory, Nic
+from sbctune.inventory.model import Nic
 from sbctune.lab.ethtool_table_eee import hold_eee
 from sbctune.remote import batch
 from sbctune.remote.batch import StepResult
-from sbctune.tuning import catalog, debian_abi, driver_caps, persist_gaps, reopen_order
-from sbctune.tuning.kinds import PLANNERS, Context
+from sbctune.tuning import debian_abi, driver_caps, persist_gaps, reopen_order
 from sbctune.tuning.model import Change, PlannedTweak
 from sbctune.tuning.probe import Facts
 from tests.fake_ethtool_support import ethtool, lab_state, root, shown
+from tests.plan_one import plan_one
 
 # ethtool's --show-eee of a real Pi with EEE enabled (systemd issue 32032): ethtool's own
 # format, the same for every driver; the stmmac NIC's answer is what the driver reads back
@@ -69,10 +69,7 @@ def _planned_eee_off(kernel: str) -> PlannedTweak:
         batch.Step(("true",), "ethtool --show-eee"), 0, EEE_ON.encode(), b""
     )
     nic = Nic("eth0", driver="stmmac", chip="RK3588")
-    tweak = catalog.tweak("eee-off")
-    inventory = Inventory(board=Board(kernel=kernel), nics=[nic])
-    options = {"allow_link_restart": True}
-    return PLANNERS[tweak.kind](Context(tweak, found, inventory, nic, options, {}, ("eee-off",)))
+    return plan_one("eee-off", found, nic, kernel, {"allow_link_restart": True})
 
 
 def test_the_eee_off_plan_on_stmmac_612_does_not_claim_it_survives_a_restart() -> None:

@@ -28,13 +28,13 @@ from sbctune.inventory.model import Board, Inventory, Nic
 from sbctune.lab.ethtool_table_eee import hold_eee
 from sbctune.remote import batch
 from sbctune.remote.batch import StepResult
-from sbctune.tuning import catalog, driver_caps, persist_gaps, reopen_order
-from sbctune.tuning.kinds import PLANNERS, Context
+from sbctune.tuning import driver_caps, persist_gaps, reopen_order
 from sbctune.tuning.model import Change, PlannedTweak
 from sbctune.tuning.probe import Facts
 from sbctune.tuning.source_rule import read_back_decides
 from tests.fake_ethtool_support import ethtool, lab_state
 from tests.kernel_package import cached_package
+from tests.plan_one import plan_one
 
 POSIX = pytest.mark.posix_only("the lab's fake ethtool (Linux-only lab) locks its state with fcntl")
 CAPTURES = Path(__file__).resolve().parents[1] / "captures"
@@ -79,10 +79,7 @@ def _planned_eee_off(kernel: str) -> PlannedTweak:
         batch.Step(("true",), "ethtool --show-eee"), 0, EEE_ON.encode(), b""
     )
     nic = Nic("eth0", driver="stmmac", chip="RK3588")
-    tweak = catalog.tweak("eee-off")
-    inventory = Inventory(board=Board(kernel=kernel), nics=[nic])
-    options = {"allow_link_restart": True}
-    return PLANNERS[tweak.kind](Context(tweak, found, inventory, nic, options, {}, ("eee-off",)))
+    return plan_one("eee-off", found, nic, kernel, {"allow_link_restart": True})
 
 
 def test_eee_off_on_stmmac_618_is_not_said_to_come_back_at_the_next_open() -> None:
@@ -186,11 +183,7 @@ def _pi5_coalescing(kernel: str) -> PlannedTweak:
     found.steps["ethtool -c"] = StepResult(
         batch.Step(("true",), "ethtool -c"), 0, paste.encode(), b""
     )
-    tweak = catalog.tweak("irq-coalescing")
-    nic = Nic("eth0", driver="macb", chip=RP1)
-    inventory = Inventory(board=Board(kernel=kernel), nics=[nic])
-    ctx = Context(tweak, found, inventory, nic, {}, {}, ("irq-coalescing",))
-    return PLANNERS[tweak.kind](ctx)
+    return plan_one("irq-coalescing", found, Nic("eth0", driver="macb", chip=RP1), kernel)
 
 
 @pytest.mark.parametrize("kernel", [DEBIAN_72, "6.18.1-1-arm64"])

@@ -35,6 +35,7 @@ from tests.fake_ethtool_support import (
     root,
     with_link,
 )
+from tests.plan_one import plan_one
 
 POSIX = pytest.mark.posix_only("the lab's fake ethtool (Linux-only lab) locks its state with fcntl")
 
@@ -42,9 +43,7 @@ POSIX = pytest.mark.posix_only("the lab's fake ethtool (Linux-only lab) locks it
 def _planned(tweak_id: str, nic: Nic, key: str, text: str, kernel: str) -> PlannedTweak:
     found = Facts(nic.name)
     found.steps[key] = StepResult(batch.Step(("true",), key), 0, text.encode(), b"")
-    tweak = catalog.tweak(tweak_id)
-    inventory = Inventory(board=Board(kernel=kernel), nics=[nic])
-    return PLANNERS[tweak.kind](Context(tweak, found, inventory, nic, {}, {}, (tweak_id,)))
+    return plan_one(tweak_id, found, nic, kernel)
 
 
 def _coalesce(state: str) -> dict[str, str]:

@@ -25,6 +25,7 @@ from sbctune.tuning.kinds import PLANNERS, Context
 from sbctune.tuning.model import PlannedTweak
 from sbctune.tuning.probe import Facts
 from tests.fake_ethtool_support import LINK_UP, ethtool, lab_state, root, with_link
+from tests.plan_one import plan_one
 
 pytestmark = pytest.mark.posix_only("the lab's fake ethtool locks its state with fcntl")
 CAPTURES = Path(__file__).resolve().parents[1] / "captures"
@@ -40,9 +41,7 @@ def _planned(
     found = Facts("eth0")  # no ssh-route step: the NIC counts as the one SSH runs over
     found.steps[step] = StepResult(batch.Step(("true",), step), 0, text.encode(), b"")
     nic = Nic("eth0", driver=driver, chip=chip)
-    tweak = catalog.tweak(tweak_id)
-    inventory = Inventory(board=Board(kernel=kernel), nics=[nic])
-    return PLANNERS[tweak.kind](Context(tweak, found, inventory, nic, {}, {}, (tweak_id,)))
+    return plan_one(tweak_id, found, nic, kernel)
 
 
 @pytest.mark.parametrize(

@@ -24,25 +24,11 @@ import pytest
 from sbctune.inventory.irq_chips import fixed_irqs
 from sbctune.inventory.parsers.procfs import parse_interrupts
 from sbctune.lab import configs, load_profile
-from sbctune.lab.knobs_fs import build_tree
+from tests.knob_tree import irq_mask_write
 from tests.lab_profiles import profile_copy
 
 CAPTURES = Path(__file__).resolve().parents[1] / "captures" / "proc_interrupts"
 KERNELS = [("6.1.0-rpi7-rpi-v8", errno.EIO), ("6.12.25+rpt-rpi-v8", errno.EPERM)]
-
-
-def _write(tree_config: dict[str, object], irq: int, mask: str) -> tuple[int | None, str]:
-    """`echo MASK > /proc/irq/IRQ/smp_affinity` in the lab's knob tree: the errno (None when
-    taken) and what the file reads afterwards."""
-    tree = build_tree(tree_config)
-    node = tree.lookup(f"irq/{irq}/smp_affinity")
-    assert node.write is not None and node.read is not None
-    try:
-        node.write(mask)
-        code = None
-    except OSError as refused:
-        code = refused.errno
-    return code, node.read()
 
 
 @pytest.mark.parametrize(("kernel", "code"), KERNELS)
@@ -52,7 +38,7 @@ def test_a_pi3bplus_refuses_to_move_lan78xxs_phy_line_and_its_per_core_timers(
 ) -> None:
     copy = profile_copy(tmp_path, "pi3bplus-lan78xx", "pi3", kernel=kernel)
     config = configs.knobs_config(load_profile(str(copy)))
-    assert _write(config, irq, "2\n") == (code, "f\n")
+    assert irq_mask_write(config, irq, "2\n") == (code, "f\n")
 
 
 @pytest.mark.parametrize(("kernel", "code"), KERNELS)
@@ -63,10 +49,10 @@ def test_a_pi4s_per_cpu_gic_lines_refuse_and_its_genet_lines_move(
                         replace=[('kernel = "5.15.4-0-rpi4"', f'kernel = "{kernel}"')])  # fmt: skip
     config = configs.knobs_config(load_profile(str(copy)))
     for per_cpu in (9, 11, 12):  # vgic (GICv2 25), arch_timer (30), kvm guest vtimer (27)
-        assert _write(config, per_cpu, "2\n") == (code, "f\n")
+        assert irq_mask_write(config, per_cpu, "2\n") == (code, "f\n")
     for pinned in (33, 34, 35, 36):  # arm-pmu, GICv2 48-51: SPIs the PMU pins to each core
-        assert _write(config, pinned, "2\n")[0] == code
-    assert _write(config, 38, "2\n") == (None, "2\n")  # bcmgenet's eth0 (GICv2 189)
+        assert irq_mask_write(config, pinned, "2\n")[0] == code
+    assert irq_mask_write(config, 38, "2\n") == (None, "2\n")  # bcmgenet's eth0 (GICv2 189)
 
 
 @pytest.mark.parametrize(
@@ -84,22 +70,22 @@ def test_between_the_series_a_per_cpu_line_answers_as_a_pinned_one(
                         replace=[('kernel = "5.15.4-0-rpi4"', f'kernel = "{kernel}"')])  # fmt: skip
     config = configs.knobs_config(load_profile(str(copy)))
     for line in (9, 11, 12, 33, 34):  # per-CPU GIC lines; arm-pmu SPIs
-        assert _write(config, line, "2\n") == (code, "f\n"), line
-    assert _write(config, 38, "2\n") == (None, "2\n")  # bcmgenet's eth0 still moves
+        assert irq_mask_write(config, line, "2\n") == (code, "f\n"), line
+    assert irq_mask_write(config, 38, "2\n") == (None, "2\n")  # bcmgenet's eth0 still moves
 
 
 def test_the_shipped_pi4_on_515_answers_as_61() -> None:
     """5.15 (seed 000's kernel) predates every series of the table: it answers as 6.1 (EIO)."""
     config = configs.knobs_config(load_profile("pi4-ax88179"))
-    assert _write(config, 11, "2\n") == (errno.EIO, "f\n")
-    assert _write(config, 46, "2\n")[0] == errno.EINVAL  # xhci_hcd: brcm_msi_set_affinity
+    assert irq_mask_write(config, 11, "2\n") == (errno.EIO, "f\n")
+    assert irq_mask_write(config, 46, "2\n")[0] == errno.EINVAL  # xhci_hcd: brcm_msi_set_affinity
 
 
 def test_a_pi5s_arch_timer_refuses_and_its_eth0_moves() -> None:
     config = configs.knobs_config(load_profile("pi5-macb"))
-    code, _ = _write(config, 13, "2\n")  # arch_timer, GICv2 26
+    code, _ = irq_mask_write(config, 13, "2\n")  # arch_timer, GICv2 26
     assert code is not None
-    assert _write(config, 112, "2\n") == (None, "2\n")  # eth0 on rp1_irq_chip (PR #6090)
+    assert irq_mask_write(config, 112, "2\n") == (None, "2\n")  # eth0 on rp1_irq_chip (PR #6090)
 
 
 @pytest.mark.parametrize("kernel", [k for k, _ in KERNELS])

@@ -14,14 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from sbctune.inventory.model import Board, Inventory, Nic
-from sbctune.remote import batch
-from sbctune.remote.batch import StepResult
-from sbctune.tuning import catalog
-from sbctune.tuning.kinds import PLANNERS, Context
+from sbctune.inventory.model import Nic
 from sbctune.tuning.model import PlannedTweak
 from sbctune.tuning.probe import Facts
 from tests.fake_ethtool_support import ethtool, lab_state
+from tests.plan_one import pi_answer, plan_one
 
 POSIX = pytest.mark.posix_only("the lab's fake ethtool (Linux-only lab) locks its state with fcntl")
 UP_LINK = json.dumps(
@@ -29,21 +26,15 @@ UP_LINK = json.dumps(
 )
 
 
-def _step(key: str, stdout: str, code: int = 0, stderr: str = "") -> StepResult:
-    return StepResult(batch.Step(("true",), key), code, stdout.encode(), stderr.encode())
-
-
 def _plan(tweak_id: str, nic: Nic, key: str, answer: tuple[str, list[str], int]) -> PlannedTweak:
     """`tweak_id` planned for eth0 from the lab's answer to one ethtool read (`key`), the SSH
     session over another NIC, on a 6.12 kernel."""
     out, err, code = answer
     found = Facts(nic.name)
-    found.steps[key] = _step(key, out, code, "\n".join(err))
-    found.steps["ip-link"] = _step("ip-link", UP_LINK)
-    found.steps["ssh-route"] = _step("ssh-route", json.dumps([{"dev": "wlan0"}]))
-    tweak = catalog.tweak(tweak_id)
-    inventory = Inventory(board=Board(kernel="6.12.0-1-arm64"), nics=[nic])
-    return PLANNERS[tweak.kind](Context(tweak, found, inventory, nic, {}, {}, (tweak_id,)))
+    found.steps[key] = pi_answer(key, out, code, "\n".join(err))
+    found.steps["ip-link"] = pi_answer("ip-link", UP_LINK)
+    found.steps["ssh-route"] = pi_answer("ssh-route", json.dumps([{"dev": "wlan0"}]))
+    return plan_one(tweak_id, found, nic, "6.12.0-1-arm64")
 
 
 @POSIX

@@ -31,17 +31,17 @@ import yaml
 
 from sbctune.export import export, gather
 from sbctune.history import TuningSessionRecord
-from sbctune.inventory.model import Board, Inventory, Nic
+from sbctune.inventory.model import Nic
 from sbctune.inventory.parsers.ethtool import parse_ethtool_coalesce
 from sbctune.tuning import catalog, changes, nm_persist, reopen_order, scripts
-from sbctune.tuning.kinds import PLANNERS, Context
 from sbctune.tuning.knobs import write_argvs
 from sbctune.tuning.model import Change, PlannedTweak
 from sbctune.tuning.planning import persist_changes
 from sbctune.tuning.probe import Facts
 from tests.fake_ethtool_support import ethtool, lab_state, shown
+from tests.plan_one import pi_answer, plan_one
 from tests.unit.export.seed_runs import START, seed_history, tuning_data
-from tests.unit.test_lab_audit36b import UP_LINK, _plan, _step
+from tests.unit.test_lab_audit36b import UP_LINK, _plan
 
 SESSION = "20261201T201500Z-38b001"
 CAPTURES = Path(__file__).resolve().parents[1] / "captures"
@@ -231,12 +231,10 @@ def _plan_on(kernel: str, tweak_id: str, nic: Nic, key: str, answer: tuple[str, 
     """`tweak_id` for eth0 from the lab's answer to one read, on `kernel`, over another NIC."""
     out, err, code = answer
     found = Facts(nic.name)
-    found.steps[key] = _step(key, out, code, "\n".join(err))
-    found.steps["ip-link"] = _step("ip-link", UP_LINK)
-    found.steps["ssh-route"] = _step("ssh-route", json.dumps([{"dev": "wlan0"}]))
-    tweak = catalog.tweak(tweak_id)
-    inventory = Inventory(board=Board(kernel=kernel), nics=[nic])
-    return PLANNERS[tweak.kind](Context(tweak, found, inventory, nic, {}, {}, (tweak_id,)))
+    found.steps[key] = pi_answer(key, out, code, "\n".join(err))
+    found.steps["ip-link"] = pi_answer("ip-link", UP_LINK)
+    found.steps["ssh-route"] = pi_answer("ssh-route", json.dumps([{"dev": "wlan0"}]))
+    return plan_one(tweak_id, found, nic, kernel)
 
 
 def _lpi(state: str) -> str:

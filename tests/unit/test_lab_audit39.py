@@ -29,23 +29,18 @@ from pathlib import Path
 import pytest
 
 from sbctune.inventory.model import Board, Inventory, Nic
-from sbctune.remote import batch
-from sbctune.remote.batch import StepResult
 from sbctune.tuning import catalog, ssh_stack
 from sbctune.tuning.kinds import PLANNERS, Context
 from sbctune.tuning.model import PlannedTweak
 from sbctune.tuning.probe import SSH_ROUTE, Facts, steps_for
 from tests.fake_ethtool_support import ethtool, lab_state
+from tests.plan_one import pi_answer
 
 POSIX = pytest.mark.posix_only("the lab's fake ethtool (Linux-only lab) locks its state with fcntl")
 RP1 = "Cadence GEM in RP1"  # the Pi 5's NIC, as test_lab_audit31 names it
 UP_LINK = json.dumps(
     [{"ifname": "eth0", "flags": ["BROADCAST", "MULTICAST", "UP", "LOWER_UP"], "mtu": 1500}]
 )
-
-
-def _step(key: str, stdout: str, code: int = 0) -> StepResult:
-    return StepResult(batch.Step(("true",), key), code, stdout.encode(), b"")
 
 
 def _rings(
@@ -57,11 +52,11 @@ def _rings(
     out, _err, rc = ethtool(lab_state(tmp_path, "macb", RP1, "6.12"), "-g", "eth0")
     assert rc == 0
     found = Facts("eth0")
-    found.steps["ethtool -g"] = _step("ethtool -g", out)
-    found.steps["ip-link"] = _step("ip-link", UP_LINK)
-    found.steps["ssh-route"] = _step("ssh-route", json.dumps([{"dev": route_dev}]))
+    found.steps["ethtool -g"] = pi_answer("ethtool -g", out)
+    found.steps["ip-link"] = pi_answer("ip-link", UP_LINK)
+    found.steps["ssh-route"] = pi_answer("ssh-route", json.dumps([{"dev": route_dev}]))
     if lowers is not None:
-        found.steps["ssh-lowers"] = _step("ssh-lowers", lowers, code)
+        found.steps["ssh-lowers"] = pi_answer("ssh-lowers", lowers, code)
     nic = Nic("eth0", driver="macb", chip=RP1)
     tweak = catalog.tweak("nic-rings")
     inventory = Inventory(board=Board(kernel="6.12.0-1-arm64"), nics=[nic])

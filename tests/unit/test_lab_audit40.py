@@ -22,13 +22,12 @@ from pathlib import Path
 import pytest
 
 from sbctune.inventory.model import Board, Inventory, Nic
-from sbctune.remote import batch
-from sbctune.remote.batch import StepResult
 from sbctune.tuning import catalog
 from sbctune.tuning.kinds import PLANNERS, Context
 from sbctune.tuning.model import PlannedTweak
 from sbctune.tuning.probe import Facts
 from tests.fake_ethtool_support import ethtool, lab_state, root
+from tests.plan_one import pi_answer
 
 pytestmark = pytest.mark.posix_only("the lab's fake ethtool locks its state with fcntl")
 
@@ -83,10 +82,6 @@ def test_row1_tx_push_is_reported_on_the_series_and_an_unknown_kernel(
     assert _tx_push(tmp_path, kernel) == "TX Push:\toff"
 
 
-def _step(key: str, stdout: str, code: int = 0, stderr: str = "") -> StepResult:
-    return StepResult(batch.Step(("true",), key), code, stdout.encode(), stderr.encode())
-
-
 def _eee_off(tmp_path: Path, kernel: str, turned_off: bool = False) -> PlannedTweak:
     """eee-off planned for a lan78xx eth0 from the lab's --show-eee on `kernel` (after the user
     turned EEE off: `turned_off`), the SSH session over wlan0."""
@@ -95,10 +90,10 @@ def _eee_off(tmp_path: Path, kernel: str, turned_off: bool = False) -> PlannedTw
         assert ethtool(state, "--set-eee", "eth0", "eee", "off")[2] == 0
     out, err, code = ethtool(state, "--show-eee", "eth0")
     found = Facts("eth0")
-    found.steps["ethtool --show-eee"] = _step("ethtool --show-eee", out, code, "\n".join(err))
+    found.steps["ethtool --show-eee"] = pi_answer("ethtool --show-eee", out, code, "\n".join(err))
     link = [{"ifname": "eth0", "flags": ["UP", "LOWER_UP"], "mtu": 1500}]
-    found.steps["ip-link"] = _step("ip-link", json.dumps(link))
-    found.steps["ssh-route"] = _step("ssh-route", json.dumps([{"dev": "wlan0"}]))
+    found.steps["ip-link"] = pi_answer("ip-link", json.dumps(link))
+    found.steps["ssh-route"] = pi_answer("ssh-route", json.dumps([{"dev": "wlan0"}]))
     tweak = catalog.tweak("eee-off")
     nic = Nic("eth0", driver="lan78xx")
     inventory = Inventory(board=Board(kernel=kernel), nics=[nic])

@@ -21,13 +21,12 @@ import pytest
 from sbctune.inventory.model import Board, Inventory, Nic
 from sbctune.inventory.parsers.ethtool import parse_ethtool_coalesce
 from sbctune.lab.ethtool_state import front_text
-from sbctune.remote import batch
-from sbctune.remote.batch import StepResult
 from sbctune.tuning import catalog
 from sbctune.tuning.kinds import PLANNERS, Context
 from sbctune.tuning.model import PlannedTweak
 from sbctune.tuning.probe import Facts
 from tests.fake_ethtool_support import ethtool, lab_state
+from tests.plan_one import pi_answer
 
 CAPTURES = Path(__file__).resolve().parents[1] / "captures"
 IOCTL_STMMAC = CAPTURES / "ethtool_versions" / "stmmac_ioctl_show_coalesce_2021.txt"
@@ -35,18 +34,14 @@ NETLINK_MACB = CAPTURES / "ethtool_c" / "pi5_stratum1_macb_rp1_61_72_eth0.txt"
 NETLINK_TUNED = CAPTURES / "ethtool_c" / "tuned_726_enp1s0.txt"
 
 
-def _step(key: str, stdout: str, code: int = 0, stderr: str = "") -> StepResult:
-    return StepResult(batch.Step(("true",), key), code, stdout.encode(), stderr.encode())
-
-
 def _coalescing(driver: str, text: str, kernel: str, chip: str | None = None) -> PlannedTweak:
     """irq-coalescing planned for `driver`'s eth0 from `text` (its `ethtool -c`), the SSH
     session over wlan0."""
     found = Facts("eth0")
-    found.steps["ethtool -c"] = _step("ethtool -c", text)
+    found.steps["ethtool -c"] = pi_answer("ethtool -c", text)
     link = [{"ifname": "eth0", "flags": ["UP", "LOWER_UP"], "mtu": 1500}]
-    found.steps["ip-link"] = _step("ip-link", json.dumps(link))
-    found.steps["ssh-route"] = _step("ssh-route", json.dumps([{"dev": "wlan0"}]))
+    found.steps["ip-link"] = pi_answer("ip-link", json.dumps(link))
+    found.steps["ssh-route"] = pi_answer("ssh-route", json.dumps([{"dev": "wlan0"}]))
     tweak = catalog.tweak("irq-coalescing")
     nic = Nic("eth0", driver=driver, chip=chip)
     inventory = Inventory(board=Board(kernel=kernel), nics=[nic])

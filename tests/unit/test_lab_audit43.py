@@ -36,6 +36,7 @@ from sbctune.tuning.kinds import PLANNERS, Context
 from sbctune.tuning.model import PlannedTweak
 from sbctune.tuning.probe import Facts
 from tests.fake_ethtool_support import ethtool, lab_state
+from tests.plan_one import pi_answer
 
 PC = "198.18.0.1"
 ROUTE = '[{"dst":"198.18.0.1","dev":"br0","prefsrc":"198.18.0.2","flags":[],"uid":0,"cache":[]}]'
@@ -155,19 +156,15 @@ UP_LINK = json.dumps(
 POSIX = pytest.mark.posix_only("the lab's fake ethtool (Linux-only lab) locks its state with fcntl")
 
 
-def _step(key: str, stdout: str) -> StepResult:
-    return StepResult(batch.Step(("true",), key), 0, stdout.encode(), b"")
-
-
 def _rings(tmp_path: Path, lowers: str, **options: bool) -> PlannedTweak:
     """nic-rings for a Pi 5's eth0 (macb on RP1, 6.12) under br0, the session over br0."""
     out, _err, rc = ethtool(lab_state(tmp_path, "macb", RP1, "6.12"), "-g", "eth0")
     assert rc == 0
     found = Facts("eth0")
-    found.steps["ethtool -g"] = _step("ethtool -g", out)
-    found.steps["ip-link"] = _step("ip-link", UP_LINK)
-    found.steps["ssh-route"] = _step("ssh-route", json.dumps([{"dev": "br0"}]))
-    found.steps["ssh-lowers"] = _step("ssh-lowers", lowers)
+    found.steps["ethtool -g"] = pi_answer("ethtool -g", out)
+    found.steps["ip-link"] = pi_answer("ip-link", UP_LINK)
+    found.steps["ssh-route"] = pi_answer("ssh-route", json.dumps([{"dev": "br0"}]))
+    found.steps["ssh-lowers"] = pi_answer("ssh-lowers", lowers)
     nic = Nic("eth0", driver="macb", chip=RP1)
     tweak = catalog.tweak("nic-rings")
     inventory = Inventory(board=Board(kernel="6.12.0-1-arm64"), nics=[nic])

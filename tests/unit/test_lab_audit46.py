@@ -24,11 +24,12 @@ from sbctune.inventory.irq_chips import fixed_irqs
 from sbctune.inventory.model import Board, Inventory, Nic
 from sbctune.inventory.parsers.procfs import parse_interrupts
 from sbctune.lab import configs, load_profile
-from sbctune.lab.knobs_fs import build_tree
 from sbctune.tuning import catalog
 from sbctune.tuning.kinds import PLANNERS, Context
 from sbctune.tuning.probe import Facts, Read
+from tests.knob_tree import irq_mask_write
 from tests.lab_profiles import profile_copy
+from tests.plan_one import plan_one
 
 CAPTURES = Path(__file__).resolve().parents[1] / "captures" / "proc_interrupts"
 # a real Pi 5's /proc/interrupts (raspberrypi/linux issue 6898): "104: ... rp1_irq_chip 6 ... eth0"
@@ -63,9 +64,7 @@ def _plan(kernel: str):  # type: ignore[no-untyped-def]
     found.knobs["/proc/irq/104/smp_affinity"] = Read(True, "f")
     nic = Nic("eth0", driver="macb", chip="RP1", irqs=[104])
     nic.fixed_irqs, nic.fixed_irqs_why = _eth0(kernel)
-    tweak = catalog.tweak("irq-affinity")
-    inventory = Inventory(board=Board(kernel=kernel), nics=[nic])
-    return PLANNERS[tweak.kind](Context(tweak, found, inventory, nic, {}, {}, (tweak.id,)))
+    return plan_one("irq-affinity", found, nic, kernel)
 
 
 def test_irq_affinity_is_not_planned_for_a_pi5_on_mainline() -> None:
@@ -88,15 +87,8 @@ def _write(tmp_path: Path, kernel: str, mask: str) -> tuple[int | None, str]:
     """`echo MASK > /proc/irq/112/smp_affinity` (the pi5-macb profile's eth0, rp1_irq_chip 6)
     in the lab's knob tree for `kernel`: the errno (None when taken) and what it reads after."""
     copy = profile_copy(tmp_path, "pi5-macb", "pi5", kernel=kernel)
-    tree = build_tree(configs.knobs_config(load_profile(str(copy))))
-    node = tree.lookup("irq/112/smp_affinity")
-    assert node.write is not None and node.read is not None
-    try:
-        node.write(mask)
-        code = None
-    except OSError as refused:
-        code = refused.errno
-    return code, node.read().strip()
+    code, after = irq_mask_write(configs.knobs_config(load_profile(str(copy))), 112, mask)
+    return code, after.strip()
 
 
 @pytest.mark.parametrize("kernel", MAINLINE)

@@ -29,12 +29,11 @@ from sbctune.advice.runs import NicRuns
 from sbctune.catalog import load_catalog
 from sbctune.history.records import RunRecord, TestRecord
 from sbctune.inventory.model import Board, Inventory, Nic, Recommendation
-from sbctune.remote import batch
-from sbctune.remote.batch import StepResult
 from sbctune.tuning import catalog, driver_caps
 from sbctune.tuning.kinds import PLANNERS, Context
 from sbctune.tuning.model import PlannedTweak, TuningPlan
 from sbctune.tuning.probe import Facts, Read, sysctl_path
+from tests.plan_one import pi_answer
 from tests.unit.test_advice_in_force import LOSSY
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -68,10 +67,6 @@ BOARDS = (
 )  # fmt: skip
 
 
-def _step(key: str, text: str) -> StepResult:
-    return StepResult(batch.Step(("true",), key), 0, text.encode(), b"")
-
-
 def kind_pi(inventory: Inventory, nic: Nic) -> Facts:
     """A Pi that refuses nothing: every knob readable, two queues each way, the SSH session
     over another NIC, a config.txt, the captures above for ethtool."""
@@ -95,13 +90,13 @@ def kind_pi(inventory: Inventory, nic: Nic) -> Facts:
             knobs[f"/sys/class/net/{nic.name}/queues/{name.format(q=queue)}"] = "0"
     found.knobs = {path: Read(True, value) for path, value in knobs.items()}
     for key, path in SHOWN.items():
-        found.steps[key] = _step(key, (CAPTURES / path).read_text(encoding="utf-8"))
-    found.steps["ssh-route"] = _step("ssh-route", json.dumps([{"dev": "wlan9"}]))
-    found.steps["ip-link"] = _step("ip-link", "[{}]")
-    found.steps["systemd"] = _step("systemd", "")
-    found.steps["/boot/firmware/config.txt"] = _step("/boot/firmware/config.txt", "[all]\n")
+        found.steps[key] = pi_answer(key, (CAPTURES / path).read_text(encoding="utf-8"))
+    found.steps["ssh-route"] = pi_answer("ssh-route", json.dumps([{"dev": "wlan9"}]))
+    found.steps["ip-link"] = pi_answer("ip-link", "[{}]")
+    found.steps["systemd"] = pi_answer("systemd", "")
+    found.steps["/boot/firmware/config.txt"] = pi_answer("/boot/firmware/config.txt", "[all]\n")
     cmdline = "/boot/firmware/cmdline.txt"
-    found.steps[cmdline] = _step(cmdline, "console=tty1 root=/dev/mmcblk0p2\n")
+    found.steps[cmdline] = pi_answer(cmdline, "console=tty1 root=/dev/mmcblk0p2\n")
     return found
 
 

@@ -4,9 +4,10 @@
   elision run joined (elided_join.split_elided_lines), instead of rebuilding the whole text
   (split_elided) and splitting that: the same lines, on texts built from the pieces that decide
   a split (runs of dots, blanks, kernel message heads, line ends).
-- log_sightings.from_dmesg runs its watchers and its repeat tests inline in one loop; the loop
-  as it was (method calls per line, kept below as the reference) gives the same sightings on
-  logs built from real lines that the watchers and repeat rules read.
+- log_sightings.from_dmesg reads only its watched lines and each message's first ones (a
+  watched line's watchers in one call, _Reading.watch); the loop as it was (method calls per
+  line, kept below as the reference) gives the same sightings on logs built from real lines
+  that the watchers and repeat rules read.
 - advice/counter_totals builds a driver's capability record once, not twice per NIC.
 """
 

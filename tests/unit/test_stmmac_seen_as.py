@@ -17,11 +17,10 @@ import json
 import pytest
 
 from sbctune.inventory.model import Board, Inventory, Nic
-from sbctune.remote import batch
-from sbctune.remote.batch import StepResult
 from sbctune.tuning import catalog, driver_caps
 from sbctune.tuning.kinds import PLANNERS, Context
 from sbctune.tuning.probe import Facts
+from tests.plan_one import pi_answer
 
 RINGS = """Ring parameters for eth0:
 Pre-set maximums:
@@ -37,10 +36,6 @@ TX:		512
 """  # the layout of ethtool 6.1's -g (tests/captures/ethtool_g), stmmac's DMA_MAX/DEFAULT sizes
 
 
-def _step(key: str, stdout: str) -> StepResult:
-    return StepResult(batch.Step(("true",), key), 0, stdout.encode(), b"")
-
-
 @pytest.mark.parametrize(
     "name", ["st_gmac", "st_xgmac", "st_mac100", "rk_gmac-dwmac", "meson8b-dwmac", "dwmac-sun8i",
              "stmmaceth"],
@@ -53,9 +48,9 @@ def test_every_name_a_board_shows_is_stmmac(name: str) -> None:
 
 def test_a_ring_change_on_a_real_boards_ssh_nic_needs_consent() -> None:
     found = Facts("eth0")
-    found.steps["ethtool -g"] = _step("ethtool -g", RINGS)
+    found.steps["ethtool -g"] = pi_answer("ethtool -g", RINGS)
     route = json.dumps([{"dst": "198.18.0.1", "dev": "eth0"}])  # ip -j route get's keys
-    found.steps["ssh-route"] = _step("ssh-route", route)
+    found.steps["ssh-route"] = pi_answer("ssh-route", route)
     nic = Nic("eth0", driver="rk_gmac-dwmac")
     tweak = catalog.tweak("nic-rings")
     inventory = Inventory(board=Board(kernel="6.1.0-rockchip64"), nics=[nic])

@@ -35,12 +35,7 @@ How a new rule stays cheap on a 100 000-line log (issue 24; `tests/bench/bench_i
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterator
-from dataclasses import dataclass, field
 from itertools import chain
-from operator import itemgetter
-from typing import Any
 
 from sbctune.wording import counted
 
@@ -49,13 +44,11 @@ from .common import Parsed, ParseWarning, guarded
 from .daemon_lines import KINDS as DAEMON_KINDS
 from .dmesg_chunks import clock_chunks
 from .dmesg_classify import classify as _classify
+from .dmesg_event import DmesgEvent
 from .dmesg_heads import message_head as _message_head
-from .dmesg_patterns import (
-    BUS_ID,
-    OF_NAMED,
-    OF_NODE,
-    PRE_DT_PLATFORM,
-)
+from .dmesg_nics import DmesgNic
+from .dmesg_patterns import BUS_ID
+from .dmesg_result import DmesgResult
 from .dmesg_wrappers import BOOT_BANNERS as _BOOT_BANNERS
 from .dmesg_wrappers import TS_END_CALLER_MSG_RE as _TS_MSG_RE
 from .dmesg_wrappers import TS_RE as _TS_RE
@@ -70,327 +63,9 @@ from .log_unwrap import join_mail_wrapped
 from .other_programs import logger_tagged
 from .terminal_wrap import join_terminal_wrapped
 
-_PRE_DT_RE = later(rf"^{PRE_DT_PLATFORM}$")
-_OF_RE = later(rf"^(?:{OF_NAMED}|{OF_NODE})$")
-
+# the shapes have modules of their own (dmesg_event, dmesg_result, dmesg_nics); named here too,
+# where the readers of the log import them from
 __all__ = ["BUS_ID", "DmesgEvent", "DmesgNic", "DmesgResult", "parse_dmesg"]
-
-
-@dataclass(slots=True)  # a long log makes ~10^5: no per-event __dict__ (memory, page faults)
-class DmesgEvent:
-    kind: str
-    line: int  # 1-based line number in the text
-    timestamp: float | None
-    text: str
-    fields: dict[str, str] = field(default_factory=dict)
-
-    @property
-    def driver(self) -> str | None:
-        return self.fields.get("driver")
-
-    @property
-    def device(self) -> str | None:
-        return self.fields.get("device")
-
-    @property
-    def iface(self) -> str | None:
-        return self.fields.get("iface")
-
-
-@dataclass
-class DmesgNic:
-    """What the log says about one network interface (after renames)."""
-
-    iface: str
-    driver: str | None = None
-    device: str | None = None  # bus id: "2-2:1.0", "0000:01:00.0", "fd580000.ethernet"
-    mac: str | None = None
-    description: str | None = None
-    driver_version: str | None = None
-    firmware: str | None = None
-    link_speed_mbps: int | None = None
-    duplex: str | None = None
-    link_up: bool | None = None
-    former_names: list[str] = field(default_factory=list)
-
-    @property
-    def bus(self) -> str:
-        d = self.device or ""
-        if re.match(r"^\d+-[\d.]+:\d+\.\d+$", d):
-            return "usb"
-        if re.match(r"^[0-9a-f]{4,8}:[0-9a-f]{2}:[0-9a-f]{2}\.\d$", d):
-            return "pci"
-        if re.match(r"^[0-9a-f]+\.\w+", d) or _PRE_DT_RE.match(d) or _OF_RE.match(d):
-            return "platform"
-        if re.match(r"^mmc\d", d):
-            return "sdio"
-        return "unknown"
-
-
-class EventColumns:
-    """A log's events as four lists, one entry per event in order. A plain class: a
-    NamedTuple compiles its __new__ at every start of the program (~2 M instructions)."""
-
-    __slots__ = ("clocks", "nos", "said", "texts")
-
-    def __init__(
-        self,
-        texts: list[str],
-        said: list[tuple[str, dict[str, str]]],  # (kind, fields): a tuple per distinct message
-        nos: list[int],
-        clocks: list[float | None],
-    ) -> None:
-        self.texts, self.said, self.nos, self.clocks = texts, said, nos, clocks
-
-    def __iter__(self) -> Iterator[Any]:
-        return iter((self.texts, self.said, self.nos, self.clocks))
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, EventColumns) and tuple(self) == tuple(other)
-
-    __hash__ = None  # type: ignore[assignment]  # mutable, as a list
-
-    @staticmethod
-    def of(events: list[DmesgEvent]) -> EventColumns:
-        return EventColumns(
-            [e.text for e in events],
-            [(e.kind, e.fields) for e in events],
-            [e.line for e in events],
-            [e.timestamp for e in events],
-        )
-
-
-_KIND = itemgetter(0)
-
-
-@dataclass(init=False)
-class DmesgResult:
-    lines: int = 0
-    kernel_lines: int = 0  # lines that look like kernel log lines
-    # ... and the other lines whose log wrapper names the program that wrote them
-    # (other_programs.py: netifd, NetworkManager, hostapd in a logread or a journal): read as
-    # other programs' lines, not garbled ones
-    other_lines: int = 0
-    timestamps: bool = False
-    starts_mid_log: bool = False
-    elided: bool = False
-    timestamp_jumps: int = 0  # time going backwards: two pastes joined
-    # Every line's words, each distinct text once (a clock line's text after its clock, any
-    # other line stripped, the task names some clocks carry), or None when a memo was full: a
-    # run of letters, digits, "_" and "-" holding two letters or more that the `read` text
-    # holds is in one of them (the steps before cut only blanks, dots, NULs, clocks and their
-    # caller ids, "[T187]"). A search of the log for rare words (template_names) searches
-    # these first and the whole text only for the words found here. `read` is the very text
-    # parsed (compare by `is`: a caller's text that is another object is not covered).
-    bodies: tuple[str, ...] | None = field(default=None, repr=False, compare=False)
-    read: str | None = field(default=None, repr=False, compare=False)
-    # The events as columns, one entry per event in order (the parse's form: a long log's
-    # ~10^5 events are ~5 000 distinct messages, and a reader that works per distinct message
-    # reads these in C instead of an object per line): the message (one string object for
-    # all its repeats), its (kind, fields) (one tuple per distinct message), its line number
-    # and its clock. ``events`` is made from them when first asked for.
-    columns: EventColumns = field(default_factory=lambda: EventColumns([], [], [], []), repr=False)
-
-    def __init__(
-        self,
-        events: list[DmesgEvent] | None = None,
-        *,
-        lines: int = 0,
-        kernel_lines: int = 0,
-        other_lines: int = 0,
-        timestamps: bool = False,
-        starts_mid_log: bool = False,
-        elided: bool = False,
-        timestamp_jumps: int = 0,
-    ) -> None:
-        # written out: ``events`` is made from the columns, or given as a list (a test's)
-        self.lines, self.kernel_lines, self.other_lines = lines, kernel_lines, other_lines
-        self.timestamps, self.starts_mid_log, self.elided = timestamps, starts_mid_log, elided
-        self.timestamp_jumps = timestamp_jumps
-        self.bodies = self.read = None
-        self.columns = EventColumns([], [], [], [])
-        if events is not None:
-            self.events = events
-
-    @property
-    def events(self) -> list[DmesgEvent]:
-        """Every event, in order, made from the columns at the first call (a list the caller
-        may extend: the columns follow it, see ``said``)."""
-        made = self.__dict__.get("_events")
-        if made is None:
-            texts, said, nos, clocks = self.columns
-            made = [
-                DmesgEvent(kind, no, clock, text, fields)
-                for text, (kind, fields), no, clock in zip(texts, said, nos, clocks, strict=True)
-            ]
-            self.__dict__["_events"] = made
-            self.__dict__["_made"] = (made, len(made))
-        return made
-
-    @events.setter
-    def events(self, events: list[DmesgEvent]) -> None:
-        self.__dict__["_events"] = events
-        self.__dict__.pop("_made", None)
-
-    def said(self) -> EventColumns:
-        """The columns, made again from ``events`` when a caller replaced or extended that list
-        (a test's hand-made events, a reference parse's appends)."""
-        made = self.__dict__.get("_events")
-        kept = self.__dict__.get("_made")
-        if made is not None and (kept is None or kept[0] is not made or kept[1] != len(made)):
-            self.columns = EventColumns.of(made)
-            self.__dict__["_made"] = (made, len(made))
-            self.__dict__["_given"] = True  # a caller's events: a message may have two kinds
-        return self.columns
-
-    def one_kind_a_text(self) -> bool:
-        """Whether every message has one kind in the columns: the parse's (it classifies a
-        message once), not events a caller gave or changed."""
-        self.said()
-        return not self.__dict__.get("_given")
-
-    def places(self) -> dict[Any, list[int]]:
-        """Each distinct message's places in the columns, in order, keyed by the message (the
-        parse's columns: one kind a message) or by (kind, message) (a caller's events); the
-        keys in the order they first come. Made once, by the one loop over every event that
-        the readers share: a pass in C per question (map, compress over range) costs more
-        than this loop, ~200 instructions an event each, as they make an int per event."""
-        columns = self.said()
-        kept = self.__dict__.get("_places")
-        if kept is None or kept[0] is not columns:
-            texts, said = columns.texts, columns.said
-            keys: Any = (
-                texts if self.one_kind_a_text() else zip(map(_KIND, said), texts, strict=True)
-            )
-            index: dict[Any, list[int]] = {}
-            for place, key in enumerate(keys):
-                if (at := index.get(key)) is None:
-                    index[key] = [place]
-                else:
-                    at.append(place)
-            kept = self.__dict__["_places"] = (columns, index)
-        return kept[1]
-
-    def key_at(self, place: int) -> Any:
-        """The key ``places`` gives the event at ``place``."""
-        texts, said = self.columns.texts, self.columns.said
-        return texts[place] if self.one_kind_a_text() else (said[place][0], texts[place])
-
-    def by_kind(self) -> dict[str, list[list[int]]]:
-        """Each kind's distinct messages' places (from ``places``: per distinct message)."""
-        index = self.places()
-        kept = self.__dict__.get("_by_kind")
-        if kept is None or kept[0] is not index:
-            said = self.columns.said
-            kinds: dict[str, list[list[int]]] = {}
-            for at in index.values():
-                kinds.setdefault(said[at[0]][0], []).append(at)
-            kept = self.__dict__["_by_kind"] = (index, kinds)
-        return kept[1]
-
-    def at(self, index: int) -> DmesgEvent:
-        """The event at ``index`` of the columns, made now (a reader of a few events)."""
-        texts, said, nos, clocks = self.said()
-        kind, fields = said[index]
-        return DmesgEvent(kind, nos[index], clocks[index], texts[index], fields)
-
-    def of_kind(self, kind: str) -> list[DmesgEvent]:
-        """The events of a kind, in order (a list the caller may change)."""
-        return self.of_kinds(kind)
-
-    def of_kinds(self, *kinds: str) -> list[DmesgEvent]:
-        """The events of any of these kinds, in order: their places from ``by_kind`` (a long
-        log's ~10^5 events are not made for a few kinds)."""
-        by_kind = self.by_kind()
-        at = sorted(chain.from_iterable(chain.from_iterable(by_kind.get(k, ()) for k in kinds)))
-        return [self.at(i) for i in at]
-
-    @property
-    def under_voltage(self) -> bool:
-        return "under_voltage" in self.by_kind()
-
-    def nics(self) -> dict[str, DmesgNic]:
-        """Per-interface summary, following ``renamed from`` lines."""
-        out: dict[str, DmesgNic] = {}
-        by_device: dict[str, str] = {}
-
-        def nic(name: str) -> DmesgNic:
-            if name not in out:
-                out[name] = DmesgNic(iface=name)
-            return out[name]
-
-        for e in self.events:
-            f = e.fields
-            dev = f.get("device")
-            name = f.get("iface")
-            if e.kind == "renamed" and name:
-                old = f.get("old", "")
-                prev = (
-                    out.pop(old, None)
-                    if old in out and (dev is None or out[old].device in {None, dev})
-                    else None
-                )
-                target = nic(name)
-                if prev is not None:
-                    for attr in (
-                        "driver",
-                        "device",
-                        "mac",
-                        "description",
-                        "driver_version",
-                        "firmware",
-                        "link_speed_mbps",
-                        "duplex",
-                        "link_up",
-                    ):
-                        if getattr(target, attr) is None:
-                            setattr(target, attr, getattr(prev, attr))
-                    target.former_names.extend(prev.former_names)
-                if old and old not in target.former_names:
-                    target.former_names.append(old)
-                if dev:
-                    target.device = target.device or dev
-                    by_device[dev] = name
-                if f.get("driver"):
-                    target.driver = target.driver or f["driver"]
-                continue
-            if name is None and dev is not None and dev in by_device:
-                name = by_device[dev]
-            if name is None or not re.match(r"^[\w.-]+$", name) or name.startswith("("):
-                if e.kind == "firmware" and dev:
-                    by_device.setdefault(dev, "")
-                continue
-            n = nic(name)
-            if dev:
-                n.device = n.device or dev
-                by_device[dev] = name
-            if f.get("driver") and f["driver"] not in {"pci", "usb"}:
-                n.driver = n.driver or f["driver"]
-            if f.get("mac"):
-                n.mac = f["mac"].lower()
-            if e.kind == "register" or e.kind == "description":
-                n.description = f.get("description")
-            elif e.kind == "driver_version":
-                n.driver_version = f.get("version")
-            elif e.kind == "link_up":
-                speed = float(f.get("speed", "0"))
-                n.link_speed_mbps = int(speed * 1000 if f.get("unit") == "G" else speed)
-                n.duplex = (f.get("duplex") or "").capitalize() or None
-                n.link_up = True
-            elif e.kind == "link_down":
-                n.link_up = False
-        # firmware lines carry only the device: attach them afterwards
-        for e in self.events:
-            if e.kind == "firmware" and e.device:
-                for n in out.values():
-                    if n.device and n.device.split(":")[0] == e.device.split(":")[0]:
-                        n.firmware = f"{e.fields.get('firmware')} v{e.fields.get('version')}"
-        for e in self.events:
-            if e.kind == "description" and e.device:
-                for n in out.values():
-                    if n.device == e.device and not n.description:
-                        n.description = e.fields.get("description")
-        return out
 
 
 def parse_dmesg(text: str) -> Parsed[DmesgResult]:
@@ -672,16 +347,26 @@ def _parse_dmesg(text: str) -> Parsed[DmesgResult]:
     res.timestamps = timestamps
     if covered:  # the memos' keys: no copy of a line (an elision mark or a blank line: no words)
         res.bodies, res.read = (*heads, *wrapped, *callers), text
-    if (
-        not timestamps
-        and first_head is not None
+    if not timestamps and _wall_clock_excerpt(first_head):
+        res.starts_mid_log = True
+    return res, _warnings(res, text)
+
+
+def _wall_clock_excerpt(first_head: tuple[str, str] | None) -> bool:
+    """Whether a log with no kernel clock starts mid-log, by its first line (the line and its
+    message)."""
+    # wall clocks alone ("--time-format iso", "dmesg -T", syslog's date) do not say how long
+    # after boot the first line came: unless it is the kernel's banner, the paste is an
+    # excerpt, which can prove no missing driver (corpus/usbmg42_manjaro_*)
+    return (
+        first_head is not None
         and not first_head[1].startswith(_BOOT_BANNERS)
         and _wall_clock_head(first_head[0])
-    ):
-        # wall clocks alone ("--time-format iso", "dmesg -T", syslog's date) do not say how long
-        # after boot the first line came: unless it is the kernel's banner, the paste is an
-        # excerpt, which can prove no missing driver (corpus/usbmg42_manjaro_*)
-        res.starts_mid_log = True
+    )
+
+
+def _warnings(res: DmesgResult, text: str) -> list[ParseWarning]:
+    """What the parse says of the log as a whole: empty, unreadable, mostly garbled, joined."""
     warnings: list[ParseWarning] = []
     if not text or text.isspace():  # what `not text.strip()` says, without copying it
         warnings.append(ParseWarning("dmesg", "the output is empty"))
@@ -710,4 +395,4 @@ def _parse_dmesg(text: str) -> Parsed[DmesgResult]:
                 "timestamps go backwards: this looks like several pastes (or boots) joined",
             )
         )
-    return res, warnings
+    return warnings
