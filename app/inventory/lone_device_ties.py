@@ -10,6 +10,7 @@ from sbctune.catalog.kernel_drivers import load_kernel_drivers
 from sbctune.catalog.library_modules import library_users
 from sbctune.inventory.found_index import FoundIndex
 from sbctune.inventory.sightings import Fact, Key, Sighting, says_any
+from sbctune.inventory.usb_departures import came_after_a_departure
 
 
 def lone_wifi_devices(found: list[Sighting], index: FoundIndex | None = None) -> list[Sighting]:
@@ -26,7 +27,9 @@ def lone_wifi_devices(found: list[Sighting], index: FoundIndex | None = None) ->
     users = {lib: library_users(lib) for lib in libraries}
     used = set().union(*users.values()) if users else set()
     devices = _devices_of_drivers(found, wanted, used, said)
-    return _driver_ties(devices, wanted) + _library_ties(devices, users)
+    ties = _driver_ties(devices, wanted) + _library_ties(devices, users)
+    # lines printed after a USB device left and before this one came are the departed one's
+    return [t for t in ties if not came_after_a_departure(said, t.keys[0], t.keys[1])]
 
 
 _TIED = ("wifi", "drv", "winfo")

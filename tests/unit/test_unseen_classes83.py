@@ -104,3 +104,29 @@ def test_a_report_with_two_listed_devices_ties_neither_and_adds_none() -> None:
 def test_the_corpus_output_is_the_one_tested() -> None:
     """The lines above are the bundle's (a guard against a test drifting from its capture)."""
     assert "rtl8192cu: Chip version 0x10" in corpus_output(_NANO_EDIMAX)
+
+
+# --- a device-less complaint between one device's departure and another's arrival ------------
+
+
+def test_lines_after_a_departure_are_not_the_newcomers() -> None:
+    """rtl_usb's "usbctrl_vendorreq TimeOut!" right after "usb 1-2.1: USB disconnect" and
+    before the Edimax enumerates at 1-2.3: the unplugged device's, so no complaint on 1-2.3."""
+    inv = inspect_bundle(CORPUS / _NANO_EDIMAX)
+    assert not [f for f in inv.findings if f.id == "driver-complaint"]
+
+
+def test_lines_after_the_device_arrived_stay_its() -> None:
+    """The same complaint printed after the device enumerated (a disconnect before both) is its."""
+    dmesg = (
+        "[    1.000000] usb 1-2.1: USB disconnect, device number 3\n"
+        "[    5.100000] usb 1-2.3: new high-speed USB device number 5 using tegra-xusb\n"
+        "[    5.200000] usb 1-2.3: New USB device found, idVendor=7392, idProduct=7811\n"
+        "[    5.900000] rtl8192cu: Chip version 0x10\n"
+        "[    9.000000] rtl_usb: reg 0x102, usbctrl_vendorreq TimeOut! status:0xffffffed "
+        "value=0x90e1317\n"
+    )
+    inv = inventory_of({"dmesg": dmesg})
+    (nic,) = [n for n in inv.nics if n.bus_path == "1-2.3"]
+    assert nic.driver == "rtl8192cu"
+    assert [f for f in inv.findings if f.id == "driver-complaint"]
