@@ -161,4 +161,14 @@ def brcmfmac_firmware_chip(name: str) -> str | None:
     (brcmfmac_firmware_chips.json, scripts/regen_brcmfmac_firmware_chips.py)."""
     base = name.split(".", 1)[0]
     row = _brcmfmac_bases().get(base)
-    return str(row["chip"]) if isinstance(row, dict) and "chip" in row else None
+    if not isinstance(row, dict) or "chip" not in row:
+        return None
+    chip = str(row["chip"])
+    # the base is named by its BRCMF_FW_DEF's model (6.1 sdio.c: BRCMF_FW_DEF(43455,
+    # "brcmfmac43455-sdio"), given to BRCM_CC_4345_CHIP_ID from revision 6 by its
+    # BRCMF_FW_ENTRY row, and SDIO_DEVICE_ID_BROADCOM_43455 in the same file): a model no chip
+    # id spells is the product the chip is sold as (the Pi 3B+'s CYW43455), so it leads
+    model = re.match(r"brcm/brcmfmac(\d{4,6})", base)
+    if model and model.group(1) not in re.findall(r"BCM(\d+)", chip):
+        return f"BCM{model.group(1)} (chip id {chip})"
+    return chip

@@ -49,7 +49,9 @@ def on_driver_message(event: DmesgEvent) -> Sighting | None:
     if (said := _ids_of_its_device(event, driver)) is not None:
         return said
     if not kernel_complaint(event.text):
-        return _callback_line(event, driver) if driver.wireless else None
+        if driver.wireless and (called := _callback_line(event, driver)) is not None:
+            return called
+        return _info_of_its_device(event, driver)
     if not driver.wireless:
         wired = Sighting([("drv", driver.name)])
         wired.add("kernel_error", event.text, _SRC, event.text, event.line)
@@ -161,6 +163,21 @@ def on_wiphy(event: DmesgEvent) -> Sighting | None:
         sighting.add("bus", bus, _SRC, event.text, event.line)
     if known.level != "info" or kernel_complaint(event.text, driver.name):  # an info line's rule
         sighting.add("kernel_error", event.text, _SRC, event.text, event.line)
+    return sighting
+
+
+def _info_of_its_device(event: DmesgEvent, driver: KernelDriver) -> Sighting | None:
+    """A USB Wi-Fi driver's device-less report, prefixed with its module's name (6.1
+    rtlwifi/rtl8192cu/mac.c rtl92c_read_chip_version(): pr_info("Chip version 0x%x\n") as
+    "rtl8192cu: Chip version 0x10"): the driver is probing its device. It names the driver of
+    the one device the log shows it driving or whose IDs its alias table lists (a hot-plug
+    with the module loaded already prints no "registered new interface driver" line), tied
+    by lone_wifi_devices; with no such device or two, the keyed sighting ties nothing."""
+    if not driver.wireless or driver.bus != "usb":
+        return None
+    sighting = Sighting([("winfo", driver.name)])
+    sighting.add("driver", driver.name, _SRC, event.text, event.line)
+    sighting.add("wireless", True, _SRC, event.text, event.line)
     return sighting
 
 

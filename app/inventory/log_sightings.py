@@ -41,6 +41,7 @@ from sbctune.inventory.irq_thread import irq_thread_sighting
 from sbctune.inventory.linuxptp_sightings import KINDS as LINUXPTP_KINDS
 from sbctune.inventory.linuxptp_sightings import PtpWatch
 from sbctune.inventory.log_complaints import ids_said
+from sbctune.inventory.lone_device_ties import untied_info
 from sbctune.inventory.mdio_bus_sightings import (
     on_mdio_bus,
     on_mdio_usb_bus,
@@ -329,6 +330,8 @@ class _Reading:
             ties = join(found, index)
             found += ties
             index.extend(ties)
+        if (kept := untied_info(found)) is not found:  # a report about no one device
+            found, index = kept, index.keeping(kept)
         traced = tie_traces(self.firsts)
         found += traced
         index.extend(traced)

@@ -10,6 +10,7 @@ from sbctune.catalog.kernel_drivers import load_kernel_drivers
 from sbctune.catalog.library_modules import library_users
 from sbctune.inventory.found_index import FoundIndex
 from sbctune.inventory.sightings import Fact, Key, Sighting, says_any
+from sbctune.inventory.usb_departures import came_after_a_departure
 
 
 def lone_wifi_devices(found: list[Sighting], index: FoundIndex | None = None) -> list[Sighting]:
@@ -26,10 +27,12 @@ def lone_wifi_devices(found: list[Sighting], index: FoundIndex | None = None) ->
     users = {lib: library_users(lib) for lib in libraries}
     used = set().union(*users.values()) if users else set()
     devices = _devices_of_drivers(found, wanted, used, said)
-    return _driver_ties(devices, wanted) + _library_ties(devices, users)
+    ties = _driver_ties(devices, wanted) + _library_ties(devices, users)
+    # lines printed after a USB device left and before this one came are the departed one's
+    return [t for t in ties if not came_after_a_departure(said, t.keys[0], t.keys[1])]
 
 
-_TIED = ("wifi", "drv")
+_TIED = ("wifi", "drv", "winfo")
 
 
 def _bus_keys(sighting: Sighting, kind: str) -> set[Key]:
@@ -63,9 +66,13 @@ def _devices_of_drivers(
     for driver, named in ifaces.items():
         if not devices.get(driver):  # "eth0: Freescale FEC PHY driver ...": eth0 alone
             devices[driver] = named
-    if used:
+    # a Wi-Fi driver's own device-less lines (driver_line_sightings._info_of_its_device) are
+    # about a device its alias table lists as much as a library's are: the bus core bound it
+    # by those IDs; a wired driver's complaint ("drv") keeps needing a line that names its device
+    listed = set(used) | {d for d, kind in wanted.items() if kind in ("wifi", "winfo")}
+    if listed:
         for sighting in said.saying("ids"):  # _alias_drivers gives the others none
-            for driver in _alias_drivers(sighting, used):
+            for driver in _alias_drivers(sighting, listed):
                 devices.setdefault(driver, set()).update(_bus_keys(sighting, "wifi"))
     return devices
 
@@ -87,11 +94,25 @@ def _alias_drivers(sighting: Sighting, used: frozenset[str] | set[str]) -> list[
 
 
 def _driver_ties(devices: dict[str, set[Key]], wanted: dict[str, str]) -> list[Sighting]:
-    return [
-        Sighting([next(iter(keys)), (wanted[driver], driver)])
-        for driver, keys in sorted(devices.items())
-        if driver in wanted and len(keys) == 1
-    ]
+    ties: list[Sighting] = []
+    for driver, keys in sorted(devices.items()):
+        if driver not in wanted or len(keys) != 1:
+            continue
+        kinds = ("wifi", "winfo") if wanted[driver] in ("wifi", "winfo") else (wanted[driver],)
+        ties.append(Sighting([next(iter(keys)), *((kind, driver) for kind in kinds)]))
+    return ties
+
+
+def untied_info(found: list[Sighting]) -> list[Sighting]:
+    """``found`` without the ("winfo", driver) sightings no tie joined to a device: a Wi-Fi
+    driver's device-less report names its driver only for the one device it is about; with
+    none or two, it is no device of its own (`found` itself when nothing is left out)."""
+    info = {k for s in found for k in s.keys if k[0] == "winfo"}
+    if not info:
+        return found
+    tied = {k for s in found if len(s.keys) > 1 for k in s.keys if k in info}
+    kept = [s for s in found if not (s.keys and set(s.keys) <= info - tied)]
+    return kept if len(kept) != len(found) else found
 
 
 def _library_ties(devices: dict[str, set[Key]], users: dict[str, frozenset[str]]) -> list[Sighting]:

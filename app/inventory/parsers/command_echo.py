@@ -22,6 +22,13 @@ _LONG = {
 }
 
 
+# what a prompt or a poster's label ends with before the command: "$", "#", "%", ">", a
+# label's ")" or "]" (not ":", which ends a kernel line's prefix); a longer text before the
+# command is a sentence, not a label
+_PROMPT_ENDS = frozenset("$#%>)]")
+_LABEL_MAX = 60
+
+
 def unglued(cmdline: str, text: str) -> str:
     """``text`` without ``cmdline`` glued to its first line: only when the command stands at
     the very start and output follows it on that line (not a ``cmd: message`` of the tool)."""
@@ -41,7 +48,13 @@ def echoed(cmdline: str, text: str) -> str:
     poster typed, not output."""
     command = " ".join(cmdline.split())
     first, newline, rest = text.lstrip("\n").partition("\n")
-    if len(command) < 3 or " ".join(first.split()) != command:
+    said = " ".join(first.split())
+    if len(command) < 3 or not said.endswith(command):
+        return text
+    # a label or prompt typed before the command ("(EV3DEV)uname -a", "pi@host:~ $ lsusb"):
+    # what stands before it ends with a prompt's or a label's closing character
+    before = said[: -len(command)].rstrip()
+    if before and (before[-1] not in _PROMPT_ENDS or len(before) > _LABEL_MAX):
         return text
     return rest if newline else ""
 

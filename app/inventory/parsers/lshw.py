@@ -32,13 +32,19 @@ _RATE_RE = later(r"^(?P<n>\d+(?:\.\d+)?)(?P<unit>[KMGT])bit/s$")
 _UNITS = {"K": 0.001, "M": 1, "G": 1000, "T": 1_000_000}
 MAX_NODES = 256
 # the fields print.cc prints after description and product: an excerpt may begin at any of them
-_CUT_FIELDS = frozenset({"vendor", "physical id", "bus info", "logical name", "version", "serial"})
+_CUT_FIELDS = frozenset(
+    {"vendor", "physical id", "bus info", "logical name", "version", "serial", "configuration"}
+)
 
 
 def _network_fields(net: LshwNetwork) -> bool:
     """A node cut above its head is a network one by network.cc's own marks: the ethernet or
-    wireless capability, or a link setting (only network nodes have one)."""
-    return bool({"ethernet", "wireless"} & set(net.capabilities)) or "link" in net.config
+    wireless capability, or a link setting (only network nodes have one); or, for a lone
+    "configuration:" line (`lshw -C network | grep X`), the interface's flags scan_network()
+    sets from SIOCGIFFLAGS ("broadcast", "multicast") beside its driver."""
+    if {"ethernet", "wireless"} & set(net.capabilities) or "link" in net.config:
+        return True
+    return "driver" in net.config and bool({"broadcast", "multicast"} & set(net.config))
 
 
 @dataclass
