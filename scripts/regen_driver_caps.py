@@ -132,22 +132,50 @@ def enclosing_function(text: str, offset: int) -> str | None:
     return names[-1] if names else None
 
 
+# a Makefile variable's assignment (`common-objs := enetc.o enetc_cbdr.o enetc_ethtool.o`)
+_MAKE_VAR = re.compile(r"^([\w-]+)\s*[:+?]?=\s*(.*)$")
+_MAKE_REF = re.compile(r"^\$\(([\w-]+)\)$")
+
+
 def module_sources(tree: Path, module_path: str) -> list[Path]:
-    """The .c files a module is built from, read from its directory's Makefile."""
+    """The .c files a module is built from, read from its directory's Makefile, with the
+    Makefile's own variables expanded (6.1's enetc and liquidio build their ethtool file from
+    `$(common-objs)`: audit 49 row 1)."""
     directory = tree / module_path.rsplit("/", 1)[0]
     module = module_path.rsplit("/", 1)[1]
     makefile = directory / "Makefile"
     objects: list[str] = []
     if makefile.is_file():
         text = makefile.read_text(encoding="utf-8", errors="replace").replace("\\\n", " ")
+        own = re.compile(rf"^{re.escape(module)}-(?:y|objs|\$\(CONFIG_\w+\))\s*[:+]?=\s*(.*)")
+        variables: dict[str, list[str]] = {}
         for line in text.splitlines():
-            match = re.match(
-                rf"^{re.escape(module)}-(?:y|objs|\$\(CONFIG_\w+\))\s*[:+]?=\s*(.*)", line
-            )
+            assigned = _MAKE_VAR.match(line)
+            if assigned and not own.match(line):
+                added = assigned.group(2).split()
+                keep = variables.get(assigned.group(1), []) if "+=" in line else []
+                variables[assigned.group(1)] = keep + added
+        for line in text.splitlines():
+            match = own.match(line)
             if match:
-                objects += [o for o in match.group(1).split() if o.endswith(".o")]
-    files = [directory / o.replace(".o", ".c") for o in objects] or [directory / f"{module}.c"]
+                objects += _expanded(match.group(1).split(), variables)
+    files = [directory / o.replace(".o", ".c") for o in dict.fromkeys(objects)]
+    files = files or [directory / f"{module}.c"]
     return [f for f in files if f.is_file()]
+
+
+def _expanded(words: list[str], variables: dict[str, list[str]], depth: int = 0) -> list[str]:
+    """The objects of a Makefile list, each `$(name)` of a variable the Makefile assigns
+    replaced by its objects (three deep; a `$(module-y)` of the module's own lines is already
+    read, and anything else, `$(CONFIG_X)`, names no object)."""
+    out: list[str] = []
+    for word in words:
+        ref = _MAKE_REF.match(word)
+        if ref and depth < 3:
+            out += _expanded(variables.get(ref.group(1), []), variables, depth + 1)
+        elif word.endswith(".o"):
+            out.append(word)
+    return out
 
 
 def _macro_value(texts: list[str], expr: str, depth: int = 0) -> int | None:
@@ -216,9 +244,8 @@ def driver_facts(tree: Path, module_path: str) -> dict[str, Any] | None:
         for table in _OPS.finditer(text):
             flags = re.search(r"\.supported_coalesce_params\s*=\s*([^,]+),", table.group(2))
             if flags:
-                coalesce = sorted(
-                    set(coalesce) | set(re.findall(r"ETHTOOL_COALESCE_\w+", flags.group(1)))
-                )
+                found = coalesce_flags(flags.group(1), [text, *texts.values(), *headers])
+                coalesce = sorted(set(coalesce) | found)
             tables[table.group(1)] = path.relative_to(tree).as_posix()
             for field in _FIELD.finditer(table.group(2)):
                 key, value = field.group(1), field.group(2).strip()
@@ -244,13 +271,19 @@ def driver_facts(tree: Path, module_path: str) -> dict[str, Any] | None:
             where = {"file": path.relative_to(tree).as_posix(), "function": function}
             if name in tables and function and where not in bound_in.setdefault(name, []):
                 bound_in[name].append(where)
+    inherited: list[tuple[str, Path, str, dict[str, str]]] = []
     if usbnet and not tables:
-        for name, path, function, table_ops in inherited_tables(tree, texts):
+        inherited = inherited_tables(tree, texts)
+    elif not tables and not family:
+        inherited = library_tables(tree, texts, sources[0].parent.relative_to(tree).as_posix())
+    if inherited:
+        for name, path, function, table_ops in inherited:
             tables[name] = path.relative_to(tree).as_posix()
             by_table[name] = table_ops
             ops.update(table_ops)
             where = {"file": path.relative_to(tree).as_posix(), "function": function}
             bound_in[name] = [where]
+            coalesce = sorted(set(coalesce) | _table_coalesce(path, name, headers))
             for value in table_ops.values():
                 found = _where(tree, [path, tree / USBNET], value)
                 if found:
@@ -264,7 +297,9 @@ def driver_facts(tree: Path, module_path: str) -> dict[str, Any] | None:
     facts["coalesce_params"] = coalesce
     rings: dict[str, Any] = {}
     getter = ops.get("get_ringparam")
-    for path, text in texts.items():
+    # the getter may be a library module's (fsl-enetc-core's enetc_get_ringparam)
+    shared = {p: p.read_text(encoding="utf-8", errors="replace") for _, p, _, _ in inherited}
+    for path, text in {**texts, **shared}.items():
         body = symbol_text(text, getter) if getter else None
         if body is None:
             continue
@@ -305,7 +340,13 @@ def driver_facts(tree: Path, module_path: str) -> dict[str, Any] | None:
                 }
             )
     if mac80211:
-        allocs = regen_wireless.mac80211_alloc(tree, _ALLOC, enclosing_function)
+        allocs = regen_wireless.mac80211_alloc(
+            tree,
+            _ALLOC,
+            enclosing_function,
+            regen_wireless.driver_hw_ops(texts, family),
+            ([*texts.values()], [t for p, t in family.items() if p not in texts]),
+        )
     facts["netdev"] = allocs
     mtu = _mtu_facts(tree, texts, headers, usbnet, mac80211, family, allocs)
     if mtu is not None:
@@ -453,22 +494,59 @@ def _table_ops(text: str, name: str) -> dict[str, str]:
     return {}
 
 
-@lru_cache(maxsize=4)
-def _usb_binders(tree: Path) -> dict[str, tuple[str, Path, str]]:
-    """Function -> (ethtool_ops table, file, the function that binds it) for every function of
-    drivers/net/usb that binds a table or calls one that does (usbnet_cdc_bind ->
-    usbnet_ether_cdc_bind -> usbnet_generic_cdc_bind: cdc_ether_ethtool_ops). usbnet_probe's
-    own default is not one: it is bound before every minidriver's bind (audit 27 row 1)."""
+def _table_coalesce(path: Path, name: str, headers: list[str]) -> set[str]:
+    """The supported_coalesce_params flags of the table `name` in the file at `path`."""
+    text = path.read_text(encoding="utf-8", errors="replace")
+    for table in _OPS.finditer(text):
+        flags = re.search(r"\.supported_coalesce_params\s*=\s*([^,]+),", table.group(2))
+        if table.group(1) == name and flags:
+            return coalesce_flags(flags.group(1), [text, *headers])
+    return set()
+
+
+_FLAG_WORD = re.compile(r"\b[A-Z][A-Z0-9_]*\b")
+
+
+def coalesce_flags(expr: str, texts: list[str], depth: int = 0) -> set[str]:
+    """The ETHTOOL_COALESCE_* flags a supported_coalesce_params value names, through the
+    driver's own macros (hns3: HNS3_ETHTOOL_COALESCE, liquidio: LIO_ETHTOOL_COALESCE, each a
+    #define of the flags in the driver's files: audit 49 row 3)."""
+    found: set[str] = set()
+    for word in _FLAG_WORD.findall(expr):
+        if word.startswith("ETHTOOL_COALESCE_"):
+            found.add(word)
+            continue
+        for text in texts if depth < 3 else []:
+            macro = re.search(rf"(?m)^#define\s+{word}\b((?:.*\\\n)*.*)$", text)
+            if macro:
+                found |= coalesce_flags(macro.group(1), texts, depth + 1)
+                break
+    return found
+
+
+_Bound = tuple[str, Path, str]  # (ethtool_ops table, file, the function that binds it)
+
+
+@lru_cache(maxsize=8)
+def _binders(tree: Path, directory: str, default: str = "") -> dict[str, list[_Bound]]:
+    """Function -> [(ethtool_ops table, file, the function that binds it)] for every function
+    of `directory`'s C files that binds a table or calls one that does (usbnet_cdc_bind ->
+    usbnet_ether_cdc_bind -> usbnet_generic_cdc_bind: cdc_ether_ethtool_ops; enetc_pf_probe ->
+    fsl-enetc-core's enetc_set_ethtool_ops: enetc_pf_ethtool_ops or enetc_vf_ethtool_ops).
+    `default`: a function whose table every driver has before its own bind (usbnet_probe's,
+    audit 27 row 1), not a binder."""
     texts = {
         p: p.read_text(encoding="utf-8", errors="replace")
-        for p in sorted((tree / "drivers/net/usb").glob("*.c"))
+        for p in sorted((tree / directory).glob("*.c"))
     }
-    binders: dict[str, tuple[str, Path, str]] = {}
+    binders: dict[str, list[_Bound]] = {}
     for path, text in texts.items():
         for bound in _BOUND.finditer(text):
             function = enclosing_function(text, bound.start())
-            if function and function != "usbnet_probe":
-                binders[function] = (bound.group(1) or bound.group(2), path, function)
+            if function and function != default:
+                table = (bound.group(1) or bound.group(2), path, function)
+                if table not in binders.setdefault(function, []):
+                    binders[function].append(table)
     for _ in range(3):  # the shared binds chain at most three deep
         for text in texts.values():
             for function in _definitions(text):
@@ -478,6 +556,10 @@ def _usb_binders(tree: Path) -> dict[str, tuple[str, Path, str]]:
                 if called:
                     binders[function] = binders[called[0]]
     return binders
+
+
+def _usb_binders(tree: Path) -> dict[str, list[_Bound]]:
+    return _binders(tree, "drivers/net/usb", "usbnet_probe")
 
 
 def _calls(body: str, names: dict[str, Any]) -> list[str]:
@@ -492,13 +574,34 @@ def inherited_tables(
     ethtool_ops in their bind() routine"), and a bind that calls a shared one (rndis_host's
     generic_rndis_bind -> cdc_ether.c usbnet_generic_cdc_bind, cdc_mbim_bind -> cdc_ncm.c
     cdc_ncm_bind_common) gets that one's table: [(table, file, binding function, ops)]."""
-    binders = _usb_binders(tree)
-    own = set(texts)
-    names = {n for text in texts.values() for n in _calls(text, binders)}
-    called = sorted({binders[n] for n in names if binders[n][1] not in own}, key=lambda b: b[0])
+    called = _called_tables(_usb_binders(tree), texts)
     if not called:
         usbnet = tree / USBNET
         called = [("usbnet_ethtool_ops", usbnet, "usbnet_probe")]
+    return _with_ops(called)
+
+
+def library_tables(
+    tree: Path, texts: dict[Path, str], directory: str
+) -> list[tuple[str, Path, str, dict[str, str]]]:
+    """The ethtool_ops a driver that defines no table runs with where a library module of its
+    own directory binds one in a function the driver calls (6.12: fsl-enetc's enetc_pf_probe ->
+    fsl-enetc-core's enetc_set_ethtool_ops; liquidio -> liquidio-core's
+    liquidio_set_ethtool_ops: audit 49 row 2): [(table, file, binding function, ops)]."""
+    return _with_ops(_called_tables(_binders(tree, directory), texts))
+
+
+def _called_tables(
+    binders: dict[str, list[tuple[str, Path, str]]], texts: dict[Path, str]
+) -> list[tuple[str, Path, str]]:
+    """The tables bound by the binders (of other files) that the driver's own files call."""
+    own = set(texts)
+    names = {n for text in texts.values() for n in _calls(text, binders)}
+    found = {b for n in names for b in binders[n] if b[1] not in own}
+    return sorted(found, key=lambda b: (b[0], b[2]))
+
+
+def _with_ops(called: list[tuple[str, Path, str]]) -> list[tuple[str, Path, str, dict[str, str]]]:
     out = []
     for name, path, function in called:
         table_ops = _table_ops(path.read_text(encoding="utf-8", errors="replace"), name)
