@@ -85,7 +85,9 @@ def from_source(
     allocs = first["netdev"]
     multiqueue = any(a["multiqueue"] for a in allocs) if allocs else None
     if allocs:
-        cites["netdev"] = f"{allocs[0]['file']}: {allocs[0]['function']} ({allocs[0]['call']})"
+        # mac80211 on 6.1: why one queue (wake_tx_queue, hw->queues), as the generator read it
+        call = "; ".join(w for w in (allocs[0]["call"], allocs[0].get("txqs")) if w)
+        cites["netdev"] = f"{allocs[0]['file']}: {allocs[0]['function']} ({call})"
     return _Building(ops, coalesce, cites), ring_max, multiqueue
 
 
