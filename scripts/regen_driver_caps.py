@@ -85,8 +85,12 @@ OP_GROUPS = {
 }
 _OPS = re.compile(r"struct\s+ethtool_ops\s+(\w+)\s*=\s*\{(.*?)\n\};", re.S)
 _FIELD = re.compile(r"\.(\w+)\s*=\s*([^,\n]+?)\s*,?\s*(?:/\*.*?\*/)?\s*$", re.M)
+# An allocation's arguments up to its own closing parenthesis (two nested levels: sizeof(*x),
+# min(a, b)), so that a call inside a condition is read too (e100_probe:
+# `if (!(netdev = alloc_etherdev(sizeof(struct nic))))`: audit 49 row 5).
+_ARGS = r"\(((?:[^;()]|\((?:[^;()]|\([^;()]*\))*\))*)\)"
 _ALLOC = re.compile(
-    r"\b((?:devm_)?alloc_etherdev(?:_mqs?)?|alloc_netdev(?:_mqs?)?|alloc_candev_mqs)\s*\(([^;]*)\)\s*;",
+    r"\b((?:devm_)?alloc_etherdev(?:_mqs?)?|alloc_netdev(?:_mqs?)?|alloc_candev_mqs)\s*" + _ARGS,
     re.S,
 )
 # where a driver binds a table: `dev->ethtool_ops = &x;`, netdev_set_default_ethtool_ops(dev, &x)
@@ -314,18 +318,7 @@ def driver_facts(tree: Path, module_path: str) -> dict[str, Any] | None:
                     "function": getter,
                 }
     facts["ring_max"] = rings
-    allocs = []
-    for path, text in texts.items():
-        for call in _ALLOC.finditer(text):
-            allocs.append(
-                {
-                    "call": call.group(1),
-                    "args": " ".join(call.group(2).split())[:160],
-                    "multiqueue": "_mq" in call.group(1),
-                    "file": path.relative_to(tree).as_posix(),
-                    "function": enclosing_function(text, call.start()),
-                }
-            )
+    allocs = [a for path, text in texts.items() for a in _allocations(tree, path, text)]
     if usbnet and not allocs:
         text = (tree / USBNET).read_text(encoding="utf-8", errors="replace")
         shared = _ALLOC.search(text)
@@ -339,6 +332,12 @@ def driver_facts(tree: Path, module_path: str) -> dict[str, Any] | None:
                     "function": enclosing_function(text, shared.start()),
                 }
             )
+    if not allocs and family and not mac80211:
+        # a FullMAC bus module (mwifiex_sdio, wilc1000_sdio, libertas_sdio): its family's core
+        # allocates the netdev (mwifiex_add_virtual_intf: IEEE80211_NUM_ACS TX queues;
+        # wilc_netdev_ifc_init: alloc_etherdev), as it binds the table (audit 49 row 6)
+        for path, text in family.items():
+            allocs += _allocations(tree, path, text)
     if mac80211:
         allocs = regen_wireless.mac80211_alloc(
             tree,
@@ -348,10 +347,30 @@ def driver_facts(tree: Path, module_path: str) -> dict[str, Any] | None:
             ([*texts.values()], [t for p, t in family.items() if p not in texts]),
         )
     facts["netdev"] = allocs
-    mtu = _mtu_facts(tree, texts, headers, usbnet, mac80211, family, allocs)
+    # the family's core, where it made the netdev, also sets its MTU limits (hostap_main.c)
+    own = {**family, **texts} if allocs and allocs[0]["file"] not in facts["sources"] else texts
+    mtu = _mtu_facts(
+        tree, own if not mac80211 else texts, headers, usbnet, mac80211, family, allocs
+    )
     if mtu is not None:
         facts["mtu"] = mtu
     return facts
+
+
+def _allocations(tree: Path, path: Path, text: str) -> list[dict[str, Any]]:
+    """The net_device allocations of a C file (not a name in a comment or a message: those
+    have no arguments, tg3's "via the alloc_etherdev() call")."""
+    return [
+        {
+            "call": call.group(1),
+            "args": " ".join(call.group(2).split())[:160],
+            "multiqueue": "_mq" in call.group(1),
+            "file": path.relative_to(tree).as_posix(),
+            "function": enclosing_function(text, call.start()),
+        }
+        for call in _ALLOC.finditer(text)
+        if call.group(2).strip()
+    ]
 
 
 def _wireless(module_path: str) -> bool:

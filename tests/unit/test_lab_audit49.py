@@ -228,3 +228,34 @@ def test_row4_drivers_without_wake_tx_queue_keep_four_queues_on_61(driver: str) 
     rt2x00 sets it from its ops (not read: the table does not claim one queue)."""
     assert TABLE["drivers"][driver]["6.1"]["netdev"][0]["multiqueue"] is True
     assert TABLE["drivers"][driver]["6.12"]["netdev"][0]["multiqueue"] is False
+
+
+@pytest.mark.parametrize("series", ["6.1", "6.12"])
+@pytest.mark.parametrize(
+    ("driver", "function", "multiqueue"),
+    [
+        ("e100", "e100_probe", False),  # `if (!(netdev = alloc_etherdev(...)))`
+        ("mwifiex_sdio", "mwifiex_add_virtual_intf", True),  # IEEE80211_NUM_ACS TX queues
+        ("wilc1000_sdio", "wilc_netdev_ifc_init", False),
+        ("libertas_sdio", "lbs_add_card", False),
+        ("ath6kl_usb", "ath6kl_interface_add", False),
+    ],
+)
+def test_rows5_6_the_net_device_allocation_is_read(
+    driver: str, function: str, multiqueue: bool, series: str
+) -> None:
+    """Row 5: an allocation inside a condition was not read (the regex wanted `);` after it);
+    row 6: a FullMAC bus module's netdev is allocated by its family's core."""
+    allocs = TABLE["drivers"][driver][series]["netdev"]
+    assert function in [a["function"] for a in allocs]
+    assert any(a["multiqueue"] for a in allocs) is multiqueue
+    caps = driver_caps.caps(driver, f"{series}.0-1-arm64")
+    assert caps is not None and caps.single_tx_queue() is not multiqueue
+
+
+@pytest.mark.parametrize("driver", ["tg3", "mlx5_core"])
+def test_row5_a_name_in_a_comment_or_message_is_no_allocation(driver: str) -> None:
+    """tg3.c's comment "via the alloc_etherdev() call" and mlx5's "alloc_etherdev_mqs() failed"
+    were read as allocations with the text after them as arguments."""
+    for facts in TABLE["drivers"][driver].values():
+        assert all(a["args"].startswith("sizeof") for a in facts["netdev"]), facts["netdev"]
