@@ -292,6 +292,13 @@ def driver_facts(tree: Path, module_path: str) -> dict[str, Any] | None:
                 found = _where(tree, [path, tree / USBNET], value)
                 if found:
                     defined[value] = found
+    refusing = _always_refused(tree, ops, defined)
+    if refusing:  # igbvf_set_pauseparam: `return -EOPNOTSUPP;` and nothing else (audit 49 row 7)
+        ops = {op: fn for op, fn in ops.items() if op not in refusing}
+        by_table = {
+            t: {o: f for o, f in v.items() if o not in refusing} for t, v in by_table.items()
+        }
+        facts["ops_always_eopnotsupp"] = refusing
     facts["ops_tables"] = tables
     facts["ops"] = ops
     facts["ops_by_table"] = by_table
@@ -355,6 +362,23 @@ def driver_facts(tree: Path, module_path: str) -> dict[str, Any] | None:
     if mtu is not None:
         facts["mtu"] = mtu
     return facts
+
+
+_ONLY_REFUSAL = re.compile(r"\{\s*return\s+-EOPNOTSUPP\s*;\s*$")
+
+
+def _always_refused(tree: Path, ops: dict[str, str], defined: dict[str, str]) -> dict[str, str]:
+    """The ops whose function does nothing but `return -EOPNOTSUPP;` (igbvf_set_pauseparam):
+    the kernel answers as if the table had no such op, so the table does not claim it."""
+    out = {}
+    for op, function in ops.items():
+        where = defined.get(function)
+        if where is None:
+            continue
+        body = symbol_text((tree / where).read_text(encoding="utf-8", errors="replace"), function)
+        if body and _ONLY_REFUSAL.search(body[body.find("{") :]):
+            out[op] = function
+    return out
 
 
 def _allocations(tree: Path, path: Path, text: str) -> list[dict[str, Any]]:

@@ -259,3 +259,13 @@ def test_row5_a_name_in_a_comment_or_message_is_no_allocation(driver: str) -> No
     were read as allocations with the text after them as arguments."""
     for facts in TABLE["drivers"][driver].values():
         assert all(a["args"].startswith("sizeof") for a in facts["netdev"]), facts["netdev"]
+
+
+@pytest.mark.parametrize("kernel", ["6.1.0-31-arm64", "6.12.38+deb13-arm64"])
+def test_row7_an_op_that_only_refuses_is_not_claimed(kernel: str) -> None:
+    """igbvf_set_pauseparam (igbvf/ethtool.c) is `return -EOPNOTSUPP;` and nothing else: the
+    kernel answers `ethtool -A` as for a table without the op."""
+    caps = driver_caps.caps("igbvf", kernel)
+    assert caps is not None
+    assert caps.has("get_pauseparam") and not caps.has("set_pauseparam")
+    assert not caps.has("set_link_ksettings")  # igbvf_set_link_ksettings: the same
