@@ -83,7 +83,10 @@ OP_GROUPS = {
     "channels": ("get_channels", "set_channels"),
     "rxfh": ("get_rxfh", "set_rxfh"),
 }
-_OPS = re.compile(r"struct\s+ethtool_ops\s+(\w+)\s*=\s*\{(.*?)\n\};", re.S)
+# a table ends at its own `};` line, indented where the table is a function's (tehuti's
+# bdx_ethtool_ops in bdx_set_ethtool_ops: read to the next column-0 `};`, it took
+# bdx_pci_driver's .probe: audit 49 row 8)
+_OPS = re.compile(r"struct\s+ethtool_ops\s+(\w+)\s*=\s*\{(.*?)\n[ \t]*\};", re.S)
 _FIELD = re.compile(r"\.(\w+)\s*=\s*([^,\n]+?)\s*,?\s*(?:/\*.*?\*/)?\s*$", re.M)
 # An allocation's arguments up to its own closing parenthesis (two nested levels: sizeof(*x),
 # min(a, b)), so that a call inside a condition is read too (e100_probe:

@@ -269,3 +269,13 @@ def test_row7_an_op_that_only_refuses_is_not_claimed(kernel: str) -> None:
     assert caps is not None
     assert caps.has("get_pauseparam") and not caps.has("set_pauseparam")
     assert not caps.has("set_link_ksettings")  # igbvf_set_link_ksettings: the same
+
+
+@pytest.mark.parametrize("series", ["6.1", "6.12"])
+def test_row8_a_tables_end_is_its_own_closing_line(series: str) -> None:
+    """tehuti.c declares bdx_ethtool_ops inside bdx_set_ethtool_ops (indented `};`): read to
+    the next column-0 `};`, the table took bdx_pci_driver's .name, .id_table, .probe and
+    .remove."""
+    ops = TABLE["drivers"]["tehuti"][series]["ops"]
+    assert not {"name", "id_table", "probe", "remove"} & set(ops)
+    assert ops["set_ringparam"] == "bdx_set_ringparam"  # the table's own fields still read
