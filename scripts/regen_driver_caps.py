@@ -387,17 +387,38 @@ def _always_refused(tree: Path, ops: dict[str, str], defined: dict[str, str]) ->
 def _allocations(tree: Path, path: Path, text: str) -> list[dict[str, Any]]:
     """The net_device allocations of a C file (not a name in a comment or a message: those
     have no arguments, tg3's "via the alloc_etherdev() call")."""
-    return [
-        {
+    out = []
+    for call in _ALLOC.finditer(text):
+        if not call.group(2).strip():
+            continue
+        function = enclosing_function(text, call.start())
+        entry: dict[str, Any] = {
             "call": call.group(1),
             "args": " ".join(call.group(2).split())[:160],
             "multiqueue": "_mq" in call.group(1),
             "file": path.relative_to(tree).as_posix(),
-            "function": enclosing_function(text, call.start()),
+            "function": function,
         }
-        for call in _ALLOC.finditer(text)
-        if call.group(2).strip()
-    ]
+        one = _starts_at_one(text, call, function) if entry["multiqueue"] else None
+        if one:
+            entry["multiqueue"] = None  # by chip: not claimed either way
+            entry["txqs"] = f"{one} starts at 1 in {function} and is raised for some chips only"
+        out.append(entry)
+    return out
+
+
+def _starts_at_one(text: str, call: re.Match[str], function: str | None) -> str | None:
+    """The queue count argument of a multi-queue allocation that is a local variable set to 1
+    where it is declared, in the calling function before the call (atl1c_probe: `u32
+    queue_count = 1;`, 4 only `if (nic_type == athr_mt)`: audit 49 row 9)."""
+    if function is None:
+        return None
+    start = _definition(text, function)
+    head = text[start : call.start()] if start is not None else ""
+    for arg in [a.strip() for a in call.group(2).split(",")][1:]:
+        if re.fullmatch(r"[a-z_]\w*", arg) and re.search(rf"\b{arg}\s*=\s*1\s*;", head):
+            return arg
+    return None
 
 
 def _wireless(module_path: str) -> bool:

@@ -279,3 +279,14 @@ def test_row8_a_tables_end_is_its_own_closing_line(series: str) -> None:
     ops = TABLE["drivers"]["tehuti"][series]["ops"]
     assert not {"name", "id_table", "probe", "remove"} & set(ops)
     assert ops["set_ringparam"] == "bdx_set_ringparam"  # the table's own fields still read
+
+
+@pytest.mark.parametrize("kernel", ["6.1.0-31-arm64", "6.12.38+deb13-arm64"])
+def test_row9_a_queue_count_set_by_chip_is_not_claimed(kernel: str) -> None:
+    """atl1c_probe: `u32 queue_count = 1;`, 4 only for athr_mt, then alloc_etherdev_mq(...,
+    queue_count): most atl1c chips get one TX queue, so "multi-queue" is not claimed (nor one
+    queue: the planner reads the Pi's xps_cpus)."""
+    caps = driver_caps.caps("atl1c", kernel)
+    assert caps is not None
+    assert caps.multiqueue is None and not caps.single_tx_queue()
+    assert "queue_count starts at 1 in atl1c_probe" in caps.cite("netdev")
