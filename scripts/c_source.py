@@ -48,22 +48,50 @@ def enclosing_function(text: str, offset: int) -> str | None:
     return names[-1] if names else None
 
 
+# a Makefile variable's assignment (`common-objs := enetc.o enetc_cbdr.o enetc_ethtool.o`)
+_MAKE_VAR = re.compile(r"^([\w-]+)\s*[:+?]?=\s*(.*)$")
+_MAKE_REF = re.compile(r"^\$\(([\w-]+)\)$")
+
+
 def module_sources(tree: Path, module_path: str) -> list[Path]:
-    """The .c files a module is built from, read from its directory's Makefile."""
+    """The .c files a module is built from, read from its directory's Makefile, with the
+    Makefile's own variables expanded (6.1's enetc and liquidio build their ethtool file from
+    `$(common-objs)`: audit 49 row 1)."""
     directory = tree / module_path.rsplit("/", 1)[0]
     module = module_path.rsplit("/", 1)[1]
     makefile = directory / "Makefile"
     objects: list[str] = []
     if makefile.is_file():
         text = makefile.read_text(encoding="utf-8", errors="replace").replace("\\\n", " ")
+        own = re.compile(rf"^{re.escape(module)}-(?:y|objs|\$\(CONFIG_\w+\))\s*[:+]?=\s*(.*)")
+        variables: dict[str, list[str]] = {}
         for line in text.splitlines():
-            match = re.match(
-                rf"^{re.escape(module)}-(?:y|objs|\$\(CONFIG_\w+\))\s*[:+]?=\s*(.*)", line
-            )
+            assigned = _MAKE_VAR.match(line)
+            if assigned and not own.match(line):
+                added = assigned.group(2).split()
+                keep = variables.get(assigned.group(1), []) if "+=" in line else []
+                variables[assigned.group(1)] = keep + added
+        for line in text.splitlines():
+            match = own.match(line)
             if match:
-                objects += [o for o in match.group(1).split() if o.endswith(".o")]
-    files = [directory / o.replace(".o", ".c") for o in objects] or [directory / f"{module}.c"]
+                objects += _expanded(match.group(1).split(), variables)
+    files = [directory / o.replace(".o", ".c") for o in dict.fromkeys(objects)]
+    files = files or [directory / f"{module}.c"]
     return [f for f in files if f.is_file()]
+
+
+def _expanded(words: list[str], variables: dict[str, list[str]], depth: int = 0) -> list[str]:
+    """The objects of a Makefile list, each `$(name)` of a variable the Makefile assigns
+    replaced by its objects (three deep; a `$(module-y)` of the module's own lines is already
+    read, and anything else, `$(CONFIG_X)`, names no object)."""
+    out: list[str] = []
+    for word in words:
+        ref = _MAKE_REF.match(word)
+        if ref and depth < 3:
+            out += _expanded(variables.get(ref.group(1), []), variables, depth + 1)
+        elif word.endswith(".o"):
+            out.append(word)
+    return out
 
 
 def macro_value(texts: list[str], expr: str, depth: int = 0) -> int | None:

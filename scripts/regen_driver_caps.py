@@ -91,10 +91,17 @@ OP_GROUPS = {
     "channels": ("get_channels", "set_channels"),
     "rxfh": ("get_rxfh", "set_rxfh"),
 }
-_OPS = re.compile(r"struct\s+ethtool_ops\s+(\w+)\s*=\s*\{(.*?)\n\};", re.S)
+# a table ends at its own `};` line, indented where the table is a function's (tehuti's
+# bdx_ethtool_ops in bdx_set_ethtool_ops: read to the next column-0 `};`, it took
+# bdx_pci_driver's .probe: audit 49 row 8)
+_OPS = re.compile(r"struct\s+ethtool_ops\s+(\w+)\s*=\s*\{(.*?)\n[ \t]*\};", re.S)
 _FIELD = re.compile(r"\.(\w+)\s*=\s*([^,\n]+?)\s*,?\s*(?:/\*.*?\*/)?\s*$", re.M)
+# An allocation's arguments up to its own closing parenthesis (two nested levels: sizeof(*x),
+# min(a, b)), so that a call inside a condition is read too (e100_probe:
+# `if (!(netdev = alloc_etherdev(sizeof(struct nic))))`: audit 49 row 5).
+_ARGS = r"\(((?:[^;()]|\((?:[^;()]|\([^;()]*\))*\))*)\)"
 _ALLOC = re.compile(
-    r"\b((?:devm_)?alloc_etherdev(?:_mqs?)?|alloc_netdev(?:_mqs?)?|alloc_candev_mqs)\s*\(([^;]*)\)\s*;",
+    r"\b((?:devm_)?alloc_etherdev(?:_mqs?)?|alloc_netdev(?:_mqs?)?|alloc_candev_mqs)\s*" + _ARGS,
     re.S,
 )
 # where a driver binds a table: `dev->ethtool_ops = &x;`, netdev_set_default_ethtool_ops(dev, &x)
@@ -135,9 +142,8 @@ def driver_facts(tree: Path, module_path: str) -> dict[str, Any] | None:
         for table in _OPS.finditer(text):
             flags = re.search(r"\.supported_coalesce_params\s*=\s*([^,]+),", table.group(2))
             if flags:
-                coalesce = sorted(
-                    set(coalesce) | set(re.findall(r"ETHTOOL_COALESCE_\w+", flags.group(1)))
-                )
+                found = coalesce_flags(flags.group(1), [text, *texts.values(), *headers])
+                coalesce = sorted(set(coalesce) | found)
             tables[table.group(1)] = path.relative_to(tree).as_posix()
             for field in _FIELD.finditer(table.group(2)):
                 key, value = field.group(1), field.group(2).strip()
@@ -163,17 +169,30 @@ def driver_facts(tree: Path, module_path: str) -> dict[str, Any] | None:
             where = {"file": path.relative_to(tree).as_posix(), "function": function}
             if name in tables and function and where not in bound_in.setdefault(name, []):
                 bound_in[name].append(where)
+    inherited: list[tuple[str, Path, str, dict[str, str]]] = []
     if usbnet and not tables:
-        for name, path, function, table_ops in inherited_tables(tree, texts):
+        inherited = inherited_tables(tree, texts)
+    elif not tables and not family:
+        inherited = library_tables(tree, texts, sources[0].parent.relative_to(tree).as_posix())
+    if inherited:
+        for name, path, function, table_ops in inherited:
             tables[name] = path.relative_to(tree).as_posix()
             by_table[name] = table_ops
             ops.update(table_ops)
             where = {"file": path.relative_to(tree).as_posix(), "function": function}
             bound_in[name] = [where]
+            coalesce = sorted(set(coalesce) | _table_coalesce(path, name, headers))
             for value in table_ops.values():
                 found = _where(tree, [path, tree / USBNET], value)
                 if found:
                     defined[value] = found
+    refusing = _always_refused(tree, ops, defined)
+    if refusing:  # igbvf_set_pauseparam: `return -EOPNOTSUPP;` and nothing else (audit 49 row 7)
+        ops = {op: fn for op, fn in ops.items() if op not in refusing}
+        by_table = {
+            t: {o: f for o, f in v.items() if o not in refusing} for t, v in by_table.items()
+        }
+        facts["ops_always_eopnotsupp"] = refusing
     facts["ops_tables"] = tables
     facts["ops"] = ops
     facts["ops_by_table"] = by_table
@@ -183,7 +202,9 @@ def driver_facts(tree: Path, module_path: str) -> dict[str, Any] | None:
     facts["coalesce_params"] = coalesce
     rings: dict[str, Any] = {}
     getter = ops.get("get_ringparam")
-    for path, text in texts.items():
+    # the getter may be a library module's (fsl-enetc-core's enetc_get_ringparam)
+    shared = {p: p.read_text(encoding="utf-8", errors="replace") for _, p, _, _ in inherited}
+    for path, text in {**texts, **shared}.items():
         body = symbol_text(text, getter) if getter else None
         if body is None:
             continue
@@ -198,18 +219,7 @@ def driver_facts(tree: Path, module_path: str) -> dict[str, Any] | None:
                     "function": getter,
                 }
     facts["ring_max"] = rings
-    allocs = []
-    for path, text in texts.items():
-        for call in _ALLOC.finditer(text):
-            allocs.append(
-                {
-                    "call": call.group(1),
-                    "args": " ".join(call.group(2).split())[:160],
-                    "multiqueue": "_mq" in call.group(1),
-                    "file": path.relative_to(tree).as_posix(),
-                    "function": enclosing_function(text, call.start()),
-                }
-            )
+    allocs = [a for path, text in texts.items() for a in _allocations(tree, path, text)]
     if usbnet and not allocs:
         text = (tree / USBNET).read_text(encoding="utf-8", errors="replace")
         shared = _ALLOC.search(text)
@@ -223,13 +233,83 @@ def driver_facts(tree: Path, module_path: str) -> dict[str, Any] | None:
                     "function": enclosing_function(text, shared.start()),
                 }
             )
+    if not allocs and family and not mac80211:
+        # a FullMAC bus module (mwifiex_sdio, wilc1000_sdio, libertas_sdio): its family's core
+        # allocates the netdev (mwifiex_add_virtual_intf: IEEE80211_NUM_ACS TX queues;
+        # wilc_netdev_ifc_init: alloc_etherdev), as it binds the table (audit 49 row 6)
+        for path, text in family.items():
+            allocs += _allocations(tree, path, text)
     if mac80211:
-        allocs = regen_wireless.mac80211_alloc(tree, _ALLOC, enclosing_function)
+        allocs = regen_wireless.mac80211_alloc(
+            tree,
+            _ALLOC,
+            enclosing_function,
+            regen_wireless.driver_hw_ops(texts, family),
+            ([*texts.values()], [t for p, t in family.items() if p not in texts]),
+        )
     facts["netdev"] = allocs
-    mtu = _mtu_facts(tree, texts, headers, usbnet, mac80211, family, allocs)
+    # the family's core, where it made the netdev, also sets its MTU limits (hostap_main.c)
+    own = {**family, **texts} if allocs and allocs[0]["file"] not in facts["sources"] else texts
+    mtu = _mtu_facts(
+        tree, own if not mac80211 else texts, headers, usbnet, mac80211, family, allocs
+    )
     if mtu is not None:
         facts["mtu"] = mtu
     return facts
+
+
+_ONLY_REFUSAL = re.compile(r"\{\s*return\s+-EOPNOTSUPP\s*;\s*$")
+
+
+def _always_refused(tree: Path, ops: dict[str, str], defined: dict[str, str]) -> dict[str, str]:
+    """The ops whose function does nothing but `return -EOPNOTSUPP;` (igbvf_set_pauseparam):
+    the kernel answers as if the table had no such op, so the table does not claim it."""
+    out = {}
+    for op, function in ops.items():
+        where = defined.get(function)
+        if where is None:
+            continue
+        body = symbol_text((tree / where).read_text(encoding="utf-8", errors="replace"), function)
+        if body and _ONLY_REFUSAL.search(body[body.find("{") :]):
+            out[op] = function
+    return out
+
+
+def _allocations(tree: Path, path: Path, text: str) -> list[dict[str, Any]]:
+    """The net_device allocations of a C file (not a name in a comment or a message: those
+    have no arguments, tg3's "via the alloc_etherdev() call")."""
+    out = []
+    for call in _ALLOC.finditer(text):
+        if not call.group(2).strip():
+            continue
+        function = enclosing_function(text, call.start())
+        entry: dict[str, Any] = {
+            "call": call.group(1),
+            "args": " ".join(call.group(2).split())[:160],
+            "multiqueue": "_mq" in call.group(1),
+            "file": path.relative_to(tree).as_posix(),
+            "function": function,
+        }
+        one = _starts_at_one(text, call, function) if entry["multiqueue"] else None
+        if one:
+            entry["multiqueue"] = None  # by chip: not claimed either way
+            entry["txqs"] = f"{one} starts at 1 in {function} and is raised for some chips only"
+        out.append(entry)
+    return out
+
+
+def _starts_at_one(text: str, call: re.Match[str], function: str | None) -> str | None:
+    """The queue count argument of a multi-queue allocation that is a local variable set to 1
+    where it is declared, in the calling function before the call (atl1c_probe: `u32
+    queue_count = 1;`, 4 only `if (nic_type == athr_mt)`: audit 49 row 9)."""
+    if function is None:
+        return None
+    start = _definition(text, function)
+    head = text[start : call.start()] if start is not None else ""
+    for arg in [a.strip() for a in call.group(2).split(",")][1:]:
+        if re.fullmatch(r"[a-z_]\w*", arg) and re.search(rf"\b{arg}\s*=\s*1\s*;", head):
+            return arg
+    return None
 
 
 def _wireless(module_path: str) -> bool:
@@ -372,22 +452,59 @@ def _table_ops(text: str, name: str) -> dict[str, str]:
     return {}
 
 
-@lru_cache(maxsize=4)
-def _usb_binders(tree: Path) -> dict[str, tuple[str, Path, str]]:
-    """Function -> (ethtool_ops table, file, the function that binds it) for every function of
-    drivers/net/usb that binds a table or calls one that does (usbnet_cdc_bind ->
-    usbnet_ether_cdc_bind -> usbnet_generic_cdc_bind: cdc_ether_ethtool_ops). usbnet_probe's
-    own default is not one: it is bound before every minidriver's bind (audit 27 row 1)."""
+def _table_coalesce(path: Path, name: str, headers: list[str]) -> set[str]:
+    """The supported_coalesce_params flags of the table `name` in the file at `path`."""
+    text = path.read_text(encoding="utf-8", errors="replace")
+    for table in _OPS.finditer(text):
+        flags = re.search(r"\.supported_coalesce_params\s*=\s*([^,]+),", table.group(2))
+        if table.group(1) == name and flags:
+            return coalesce_flags(flags.group(1), [text, *headers])
+    return set()
+
+
+_FLAG_WORD = re.compile(r"\b[A-Z][A-Z0-9_]*\b")
+
+
+def coalesce_flags(expr: str, texts: list[str], depth: int = 0) -> set[str]:
+    """The ETHTOOL_COALESCE_* flags a supported_coalesce_params value names, through the
+    driver's own macros (hns3: HNS3_ETHTOOL_COALESCE, liquidio: LIO_ETHTOOL_COALESCE, each a
+    #define of the flags in the driver's files: audit 49 row 3)."""
+    found: set[str] = set()
+    for word in _FLAG_WORD.findall(expr):
+        if word.startswith("ETHTOOL_COALESCE_"):
+            found.add(word)
+            continue
+        for text in texts if depth < 3 else []:
+            macro = re.search(rf"(?m)^#define\s+{word}\b((?:.*\\\n)*.*)$", text)
+            if macro:
+                found |= coalesce_flags(macro.group(1), texts, depth + 1)
+                break
+    return found
+
+
+_Bound = tuple[str, Path, str]  # (ethtool_ops table, file, the function that binds it)
+
+
+@lru_cache(maxsize=8)
+def _binders(tree: Path, directory: str, default: str = "") -> dict[str, list[_Bound]]:
+    """Function -> [(ethtool_ops table, file, the function that binds it)] for every function
+    of `directory`'s C files that binds a table or calls one that does (usbnet_cdc_bind ->
+    usbnet_ether_cdc_bind -> usbnet_generic_cdc_bind: cdc_ether_ethtool_ops; enetc_pf_probe ->
+    fsl-enetc-core's enetc_set_ethtool_ops: enetc_pf_ethtool_ops or enetc_vf_ethtool_ops).
+    `default`: a function whose table every driver has before its own bind (usbnet_probe's,
+    audit 27 row 1), not a binder."""
     texts = {
         p: p.read_text(encoding="utf-8", errors="replace")
-        for p in sorted((tree / "drivers/net/usb").glob("*.c"))
+        for p in sorted((tree / directory).glob("*.c"))
     }
-    binders: dict[str, tuple[str, Path, str]] = {}
+    binders: dict[str, list[_Bound]] = {}
     for path, text in texts.items():
         for bound in _BOUND.finditer(text):
             function = enclosing_function(text, bound.start())
-            if function and function != "usbnet_probe":
-                binders[function] = (bound.group(1) or bound.group(2), path, function)
+            if function and function != default:
+                table = (bound.group(1) or bound.group(2), path, function)
+                if table not in binders.setdefault(function, []):
+                    binders[function].append(table)
     for _ in range(3):  # the shared binds chain at most three deep
         for text in texts.values():
             for function in definitions(text):
@@ -397,6 +514,10 @@ def _usb_binders(tree: Path) -> dict[str, tuple[str, Path, str]]:
                 if called:
                     binders[function] = binders[called[0]]
     return binders
+
+
+def _usb_binders(tree: Path) -> dict[str, list[_Bound]]:
+    return _binders(tree, "drivers/net/usb", "usbnet_probe")
 
 
 def _calls(body: str, names: dict[str, Any]) -> list[str]:
@@ -411,13 +532,34 @@ def inherited_tables(
     ethtool_ops in their bind() routine"), and a bind that calls a shared one (rndis_host's
     generic_rndis_bind -> cdc_ether.c usbnet_generic_cdc_bind, cdc_mbim_bind -> cdc_ncm.c
     cdc_ncm_bind_common) gets that one's table: [(table, file, binding function, ops)]."""
-    binders = _usb_binders(tree)
-    own = set(texts)
-    names = {n for text in texts.values() for n in _calls(text, binders)}
-    called = sorted({binders[n] for n in names if binders[n][1] not in own}, key=lambda b: b[0])
+    called = _called_tables(_usb_binders(tree), texts)
     if not called:
         usbnet = tree / USBNET
         called = [("usbnet_ethtool_ops", usbnet, "usbnet_probe")]
+    return _with_ops(called)
+
+
+def library_tables(
+    tree: Path, texts: dict[Path, str], directory: str
+) -> list[tuple[str, Path, str, dict[str, str]]]:
+    """The ethtool_ops a driver that defines no table runs with where a library module of its
+    own directory binds one in a function the driver calls (6.12: fsl-enetc's enetc_pf_probe ->
+    fsl-enetc-core's enetc_set_ethtool_ops; liquidio -> liquidio-core's
+    liquidio_set_ethtool_ops: audit 49 row 2): [(table, file, binding function, ops)]."""
+    return _with_ops(_called_tables(_binders(tree, directory), texts))
+
+
+def _called_tables(
+    binders: dict[str, list[tuple[str, Path, str]]], texts: dict[Path, str]
+) -> list[tuple[str, Path, str]]:
+    """The tables bound by the binders (of other files) that the driver's own files call."""
+    own = set(texts)
+    names = {n for text in texts.values() for n in _calls(text, binders)}
+    found = {b for n in names for b in binders[n] if b[1] not in own}
+    return sorted(found, key=lambda b: (b[0], b[2]))
+
+
+def _with_ops(called: list[tuple[str, Path, str]]) -> list[tuple[str, Path, str, dict[str, str]]]:
     out = []
     for name, path, function in called:
         table_ops = _table_ops(path.read_text(encoding="utf-8", errors="replace"), name)

@@ -79,25 +79,96 @@ def mac80211_ops(tree: Path, table_ops: dict[str, str], hw_ops: set[str]) -> dic
     return {op: fn for op, fn in table_ops.items() if op not in THROUGH_DRIVER or op in hw_ops}
 
 
-def mac80211_alloc(tree: Path, alloc: re.Pattern[str], enclosing: Any) -> list[dict[str, Any]]:
+def mac80211_alloc(
+    tree: Path,
+    alloc: re.Pattern[str],
+    enclosing: Any,
+    hw_ops: set[str] | None = None,
+    texts: tuple[list[str], list[str]] = ([], []),
+) -> list[dict[str, Any]]:
     """ieee80211_if_add's alloc_netdev_mqs: 6.1 gives four TX queues (one per access category)
-    to a driver without wake_tx_queue (`txqs, 1`), 6.12 always one (`1, 1`)."""
+    to a driver without wake_tx_queue whose hw.queues is at least IEEE80211_NUM_ACS (`txqs, 1`),
+    one to the rest (mt76, rtw88, ath9k, ath10k: wake_tx_queue; zd1211rw: hw->queues = 1;
+    at76c50x_usb: mac80211's default of 1); 6.12 always one (`1, 1`). `hw_ops`: the driver's
+    ieee80211_ops callbacks; `texts`: its own C files and its family's, where it sets hw->queues
+    (audit 49 row 4)."""
     text = (tree / MAC80211_IFACE).read_text(encoding="utf-8", errors="replace")
     out = []
     for call in alloc.finditer(text):
         args = " ".join(call.group(2).split())[:160]
         if enclosing(text, call.start()) != "ieee80211_if_add":
             continue
-        out.append(
-            {
-                "call": call.group(1),
-                "args": args,
-                "multiqueue": not re.search(r",\s*1\s*,\s*1$", args),
-                "file": MAC80211_IFACE,
-                "function": "ieee80211_if_add",
-            }
-        )
+        entry = {
+            "call": call.group(1),
+            "args": args,
+            "multiqueue": not re.search(r",\s*1\s*,\s*1$", args),
+            "file": MAC80211_IFACE,
+            "function": "ieee80211_if_add",
+        }
+        if entry["multiqueue"] and hw_ops is not None:
+            own, family = texts
+            sets = _assignments(own) or _assignments(family)
+            queues = hw_queues(sets, own + family) if sets else MAC80211_DEFAULT_QUEUES
+            if "wake_tx_queue" in hw_ops:
+                entry["multiqueue"] = False
+                entry["txqs"] = "1: the driver's ieee80211_ops has wake_tx_queue"
+            elif queues is not None and queues < IEEE80211_NUM_ACS:
+                entry["multiqueue"] = False
+                entry["txqs"] = (
+                    f"1: the driver sets hw->queues = {queues}"
+                    if sets
+                    else "1: the driver sets no hw->queues (mac80211's default, 1: "
+                    "net/mac80211/main.c ieee80211_alloc_hw_nm)"
+                )
+        out.append(entry)
     return out
+
+
+IEEE80211_NUM_ACS = 4  # include/linux/ieee80211.h
+# an ieee80211_hw's queues set: `hw->queues = 1`, `ar->hw->queues = ...`, `dev->queues = 1`
+# (rtl8187, adm8211 and p54 name their ieee80211_hw `dev`)
+_HW_QUEUES = re.compile(r"(?:\bhw|\bdev|->hw|\.hw)(?:->|\.)queues\s*=\s*([^;]+);")
+
+
+# net/mac80211/main.c ieee80211_alloc_hw_nm: `local->hw.queues = 1`, where the driver sets none
+MAC80211_DEFAULT_QUEUES = 1
+
+
+def _assignments(texts: list[str]) -> list[str]:
+    return [m.group(1) for t in texts for m in _HW_QUEUES.finditer(t)]
+
+
+def hw_queues(sets: list[str], texts: list[str]) -> int | None:
+    """The hw->queues a driver sets (`sets`, its assignments: mt7601u 4, zd1211rw 1), where
+    every one is a number or a #define of the driver's `texts` and all agree on more or fewer
+    than four: the smallest; None where one is not read (rt2x00: from its ops) or they differ
+    by chip (rtl8187: 1 for the RTL8187, 4 for the RTL8187B)."""
+    values = [_number(expr, texts) for expr in sets]
+    if not values or None in values:
+        return None
+    known = [v for v in values if v is not None]
+    if min(known) < IEEE80211_NUM_ACS <= max(known):
+        return None
+    return min(known)
+
+
+def _number(expr: str, texts: list[str]) -> int | None:
+    expr = expr.strip().strip("()").strip()
+    for _ in range(3):
+        if expr == "IEEE80211_NUM_ACS":
+            return IEEE80211_NUM_ACS
+        if re.fullmatch(r"[0-9]+", expr):
+            return int(expr)
+        if not re.fullmatch(r"\w+", expr):
+            return None
+        macro = next(
+            (m for t in texts for m in [re.search(rf"(?m)^#define\s+{expr}\s+(\S+)", t)] if m),
+            None,
+        )
+        if macro is None:
+            return None
+        expr = macro.group(1).strip("()")
+    return None
 
 
 # The buses a Wi-Fi NIC of an SBC sits on (platform and SPI parts are a board's own, with no

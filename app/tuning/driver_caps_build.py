@@ -83,9 +83,13 @@ def from_source(
     cites = {op: f"{ops_file}: {own[0][op]}" for op in ops}
     ring_max = {k: v.get("max") for k, v in first["ring_max"].items()}
     allocs = first["netdev"]
-    multiqueue = any(a["multiqueue"] for a in allocs) if allocs else None
+    # None: by chip (atl1c: 4 queues for one MAC, 1 for the rest), not claimed either way
+    shown = [a["multiqueue"] for a in allocs]
+    multiqueue = True if True in shown else (None if None in shown or not allocs else False)
     if allocs:
-        cites["netdev"] = f"{allocs[0]['file']}: {allocs[0]['function']} ({allocs[0]['call']})"
+        # mac80211 on 6.1: why one queue (wake_tx_queue, hw->queues), as the generator read it
+        call = "; ".join(w for w in (allocs[0]["call"], allocs[0].get("txqs")) if w)
+        cites["netdev"] = f"{allocs[0]['file']}: {allocs[0]['function']} ({call})"
     return _Building(ops, coalesce, cites), ring_max, multiqueue
 
 

@@ -71,6 +71,8 @@ def _plan_coalescing(ctx: Context) -> PlannedTweak:
 
 
 ADAPTIVE_RX = "ETHTOOL_COALESCE_USE_ADAPTIVE_RX"  # supported_coalesce_params' flag
+# ...and the one that names both directions (include/linux/ethtool.h: hns3, i40e, mlx5)
+ADAPTIVE_BOTH = "ETHTOOL_COALESCE_USE_ADAPTIVE"
 
 
 def _adaptive_rx(ctx: Context, coalesce: EthtoolCoalesce) -> bool | None:
@@ -83,7 +85,8 @@ def _adaptive_rx(ctx: Context, coalesce: EthtoolCoalesce) -> bool | None:
     if shown is not False or not coalesce.every_field_shown:
         return shown
     caps = ctx.caps
-    return False if caps is not None and ADAPTIVE_RX in caps.coalesce_params else None
+    offered = caps is not None and bool({ADAPTIVE_RX, ADAPTIVE_BOTH} & caps.coalesce_params)
+    return False if offered else None
 
 
 def _adaptive_start(
