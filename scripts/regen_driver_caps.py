@@ -304,7 +304,7 @@ def _starts_at_one(text: str, call: re.Match[str], function: str | None) -> str 
     queue_count = 1;`, 4 only `if (nic_type == athr_mt)`: audit 49 row 9)."""
     if function is None:
         return None
-    start = _definition(text, function)
+    start = definitions(text).get(function)
     head = text[start : call.start()] if start is not None else ""
     for arg in [a.strip() for a in call.group(2).split(",")][1:]:
         if re.fullmatch(r"[a-z_]\w*", arg) and re.search(rf"\b{arg}\s*=\s*1\s*;", head):
