@@ -22,6 +22,7 @@ LOG_KINDS = (
 )  # fmt: skip
 # a fact's place in its source, read in C (a flapping link's NIC has a fact per repeat)
 _ORDER = attrgetter("order")
+_LINE = attrgetter("line")
 
 
 def _once_per_record(facts: list[Fact]) -> list[Fact]:
@@ -45,8 +46,12 @@ def _once_per_record(facts: list[Fact]) -> list[Fact]:
 
 def _handler_lines(nic: Nic, device: Device) -> set[int]:
     """The orders of the driver's error lines that its transmit-timeout handler prints
-    (catalog.tx_timeout_formats): the timeout in the driver's own words, not a complaint."""
-    return {f.order for f in device.all("kernel_error") if tx_timeout_message(f.line, nic.driver)}
+    (catalog.tx_timeout_formats): the timeout in the driver's own words, not a complaint.
+    Each distinct line is asked once: a counted error's repeats share its line (a long log's
+    NIC holds thousands of them: 15 206 asks for 543 lines on the 100 000-line bench log)."""
+    errors = device.all("kernel_error")
+    handled = {line for line in set(map(_LINE, errors)) if tx_timeout_message(line, nic.driver)}
+    return {f.order for f in errors if f.line in handled} if handled else set()
 
 
 def _complaints(nic: Nic, device: Device, benign: set[int]) -> None:
