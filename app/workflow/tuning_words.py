@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from sbctune.compare.attribution import Contribution
+from sbctune.compare.attribution import Contribution, drift_words
 from sbctune.compare.waterfall import waterfall
 from sbctune.history.run_tuning import CHANGED, change_text, changed_during_run, tweaks_in_force
 from sbctune.tuning import TweakOutcome
@@ -25,7 +25,8 @@ from sbctune.tuning.words import (
 # The pages reach the core through the workflow: the run-tuning words are theirs too.
 __all__ = [
     "CHANGED", "NOT_NEEDED_HERE", "NOT_POSSIBLE_HERE", "change_text", "changed_during_run",
-    "contribution_lines", "held_note", "left_out_words", "measured_row_text", "outcome_line",
+    "contribution_lines", "drift_words", "held_note", "left_out_words", "measured_row_text",
+    "outcome_line",
     "outcome_lines", "plan_reason",
     "setting_words", "status_words", "tweak_title", "tweaks_in_force", "waterfall_svg",
 ]  # fmt: skip

@@ -17,7 +17,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from sbctune.compare.attribution import drift_words
 from sbctune.ui.controllers.exporting import ExportController, default_folder
 from sbctune.ui.controllers.inspection import Finding, Recommendation
 from sbctune.ui.controllers.records import RecordsController, RunRecord
@@ -44,6 +43,7 @@ from sbctune.workflow.tuning_words import (
     change_text,
     changed_during_run,
     contribution_lines,
+    drift_words,
     held_note,
     outcome_lines,
     tweak_title,

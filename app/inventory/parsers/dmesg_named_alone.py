@@ -43,7 +43,7 @@ def _instance_of(name: str, driver: str) -> bool:
     """Two different names that read as a driver and its device's: the device numbered as a
     board file numbers its instances ("gmac0"), the driver's name not a plain word (a "-", "_"
     or digit in it, as KBUILD_MODNAME and most drivers' names have: "sunxi-gmac")."""
-    return name[-1].isdigit() and not driver.isalpha()
+    return name[-1] in "0123456789" and not driver.isalpha()
 
 
 def _bare(name: str) -> bool:
