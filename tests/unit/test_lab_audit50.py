@@ -12,6 +12,10 @@ session as if nothing dropped: applicable, no consent, no link wait.
 The Pi's answers are real captures: `ethtool -g` of an e1000e (QEMU's 82574L, the dev VM), and
 `--show-eee` of a tg3 (netdev 2019); each planned here for a NIC named after the driver under
 audit. (flow-control is planned for lan78xx only, so its restarts here change no plan.)
+
+Row 2: any other driver with a ring, EEE or pause set was still taken as not restarting; a driver
+no one has read for restarts (no hand facts) now has such a change held on the SSH NIC, saying
+that it is not known.
 """
 
 from __future__ import annotations
@@ -147,3 +151,48 @@ def test_eee_off_on_the_ssh_nic_waits_for_consent(driver: str, cite: str, words:
     """tg3's own answer (netdev 2019: "EEE status: enabled - active")."""
     item = _plan("eee-off", driver, KERNELS[1], {"ethtool --show-eee": EEE_TG3})
     _held(item, driver, cite, words)
+
+
+# --- row 2: a driver whose sets no one has read ----------------------------------------------
+
+UNREAD = [
+    ("e100", "drivers/net/ethernet/intel/e100.c: e100_set_ringparam"),
+    ("igbvf", "drivers/net/ethernet/intel/igbvf/ethtool.c: igbvf_set_ringparam"),
+    ("skge", "drivers/net/ethernet/marvell/skge.c: skge_set_ring_param"),
+]
+
+
+@pytest.mark.parametrize(("driver", "cite"), UNREAD)
+def test_an_unread_drivers_ring_change_on_the_ssh_nic_waits_for_consent(
+    driver: str, cite: str
+) -> None:
+    """No restart fact, and no one read the set: not taken as harmless on the SSH NIC (before:
+    "rings at the driver's maximum", applicable, no consent). e100_set_ringparam,
+    igbvf_set_ringparam and skge_set_ring_param call their own down/up on a running interface
+    (6.1 and 6.12; seen in this read's scan, not written as facts: not SBC NICs)."""
+    item = _plan("nic-rings", driver, KERNELS[1], {"ethtool -g": RINGS_E1000E})
+    assert not item.applicable and item.needs_link_consent, item.reason
+    assert item.reason.startswith(
+        f"whether changing rings on {driver} restarts the interface is not known (sbctune has "
+        f"not read {cite} for it), and eth0 carries this SSH session: held back unless you agree"
+    ), item.reason
+    agreed = _plan("nic-rings", driver, KERNELS[1], {"ethtool -g": RINGS_E1000E},
+                   allow_link_restart=True)  # fmt: skip
+    assert agreed.applicable, agreed.reason
+    other = _plan("nic-rings", driver, KERNELS[1], {"ethtool -g": RINGS_E1000E}, ssh_dev="wlan0")
+    assert other.applicable and not other.needs_link_consent, other.reason
+
+
+def test_an_unread_drivers_eee_change_on_the_ssh_nic_waits_for_consent() -> None:
+    """lan743x has set_eee (lan743x_ethtool_set_eee) and no fact read for a restart."""
+    item = _plan("eee-off", "lan743x", KERNELS[1], {"ethtool --show-eee": EEE_TG3})
+    assert not item.applicable and item.needs_link_consent, item.reason
+    assert "lan743x_ethtool.c: lan743x_ethtool_set_eee for it" in item.reason, item.reason
+
+
+@pytest.mark.parametrize("driver", ["igb", "r8169", "bcmgenet", "r8152", "e1000e"])
+def test_a_driver_read_for_restarts_keeps_its_own_answer(driver: str) -> None:
+    """The 13 and audit 50's twelve were read: no "not known" hold (igb restarts: the fact's
+    words; r8169, bcmgenet, r8152 do not restart for rings: planned as before)."""
+    item = _plan("nic-rings", driver, KERNELS[1], {"ethtool -g": RINGS_E1000E})
+    assert "is not known" not in item.reason, item.reason
