@@ -138,6 +138,9 @@ def caps(
     older = frozenset(data.get("cited_kernels", {}))  # 5.10: facts dated by release only
     add_hand_facts(b, hand, series, kernel, tree, either, older)
     add_generated_mtu(b, [by_series[s] for s in series], hand, _usbnet_lowering(series), kernel)
+    if driver not in data["hand"]:
+        # no one read this driver's sets for restarts (audits: the 13, then audit 50's twelve)
+        b.facts["restarts_unread"] = True
     return DriverCaps(
         driver,
         series,

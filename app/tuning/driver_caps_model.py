@@ -6,6 +6,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+# a setting -> the ethtool_ops callback that changes it (restart_unread)
+_SETTERS = {"rings": "set_ringparam", "eee": "set_eee", "pause": "set_pauseparam"}
+
 
 @dataclass(frozen=True)
 class DriverCaps:
@@ -32,6 +35,15 @@ class DriverCaps:
 
     def restarts(self, setting: str) -> bool:
         return setting in self.facts.get("restarts_on", [])
+
+    def restart_unread(self, setting: str) -> str | None:
+        """The set callback for `setting` where no one has read whether it restarts the
+        interface (a driver with no hand facts, `restarts_unread`; audit 50: twelve such
+        drivers' sets did restart), else None."""
+        op = _SETTERS.get(setting)
+        if not op or not self.facts.get("restarts_unread") or not self.has(op):
+            return None
+        return None if self.restarts(setting) else op
 
     def refuses_on(self, fact: str, chip: str | None) -> str | None:
         """The chip named in `fact` (e.g. "coalesce_refused_chips") that `chip` is, if any; a

@@ -118,8 +118,10 @@ def _restart_refusal(ctx: Context, setting: str) -> str | None:
     """A change that closes and reopens the interface drops the link for seconds: never on the
     NIC that carries the SSH session unless the user agreed (option allow_link_restart)."""
     caps = ctx.caps
-    if caps is None or not caps.restarts(setting):
+    if caps is None:
         return None
+    if not caps.restarts(setting):
+        return _unread_refusal(ctx, caps, setting)
     stp = stp_refusal(ctx, f"{caps.driver} {restart_words(caps, setting)} for it")
     if stp:
         return stp
@@ -131,6 +133,20 @@ def _restart_refusal(ctx: Context, setting: str) -> str | None:
         f"({caps.cite(f'restarts:{setting}') or caps.cite('restarts_on')}), "
         f"and {ctx.ssh_words()}{stp_note(ctx)}: {HELD_FOR_LINK} (then applied under the "
         "guard and, where NetworkManager runs, its checkpoint)"
+    )
+
+
+def _unread_refusal(ctx: Context, caps: driver_caps.DriverCaps, setting: str) -> str | None:
+    """A set no one has read for a restart: on the SSH NIC, held for consent as a restarting
+    one (audit 50: e1000e, ixgbe, tg3 ... restarted where the table said nothing)."""
+    op = caps.restart_unread(setting)
+    if op is None or ctx.options.get("allow_link_restart") or not ctx.carries_ssh():
+        return None
+    return (
+        f"whether changing {_SETTING.get(setting, setting)} on {caps.driver} restarts the "
+        f"interface is not known (sbctune has not read {caps.cite(op) or op} for it), and "
+        f"{ctx.ssh_words()}: {HELD_FOR_LINK} (then applied under the guard and, where "
+        "NetworkManager runs, its checkpoint)"
     )
 
 

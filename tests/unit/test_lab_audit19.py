@@ -85,11 +85,20 @@ def test_a_phylib_driver_still_renegotiates_only_for_a_changed_advertisement(
 CALLS = {
     "renegotiation": ("phy_ethtool_set_eee", "phy_start_aneg", "phy_set_asym_pause",
                       "phylink_ethtool_set_eee", "phylink_ethtool_set_pauseparam",
-                      "phy_ethtool_ksettings_set", "mii_nway_restart"),
+                      "phy_ethtool_ksettings_set", "mii_nway_restart",
+                      # audit 50: a PHY reset or reprogramming, a link reset
+                      "tg3_phy_reset", "bnx2x_force_link_reset", "sky2_phy_reinit",
+                      "alx_setup_speed_duplex"),
     "reset": ("igb_down", "igc_down", "igb_reinit_locked", "igc_reinit_locked",
-              "NETIF_F_RXALL"),
+              "NETIF_F_RXALL",
+              # audit 50: the driver's own down/up or halt/restart of the chip
+              "e1000e_down", "e1000e_reinit_locked", "e1000_down", "ixgbe_down",
+              "ixgbe_reinit_locked", "i40e_down", "i40e_vsi_reinit_locked", "ice_down",
+              "tg3_halt", "alx_reinit", "atl1c_down", "atl1e_down"),
     "reopen": ("macb_close", "aq_ndev_close", "stmmac_release", "_reinit_queues",
-               "need_ndev_restart"),
+               "need_ndev_restart",
+               # audit 50: the driver's close/open (unload/load)
+               "bnx2x_reload_if_running", "bnxt_close_nic", "sky2_detach", "tg3_stop"),
 }  # fmt: skip
 
 
