@@ -14,6 +14,7 @@ from sbctune.catalog.driver_families import family_sentence
 from sbctune.catalog.ids import IdDatabase
 from sbctune.catalog.pci_silicon import silicon
 from sbctune.catalog.vendor_formats import vendor_driver
+from sbctune.inventory.chipset_wifi import chipset_wifi
 from sbctune.inventory.firmware_requester import firmware_requester
 from sbctune.inventory.graph import Device
 from sbctune.inventory.loaded_modules import drivers_not_loaded
@@ -293,6 +294,7 @@ def _queues(nic: Nic, parsed: Parsed) -> None:
 def is_builtin(nic: Nic, board: Board, catalog: Catalog) -> bool:
     if nic.wireless:
         radio = nic.driver == "brcmfmac" or nic.bus in ("sdio", "platform")  # the SoC's own
+        radio = radio or chipset_wifi(nic.bus, nic.ids)  # a PCH's CNVi function
         if nic.bus == "platform" and vendor_driver(nic.bus_path) is not None:
             return False  # "nrc80211": a platform device an out-of-tree module added, no id
         return radio or board_makers_mac(nic.mac)
