@@ -27,3 +27,30 @@ def test_a_discrete_card_on_the_same_driver_is_not() -> None:
     (nic,) = inspect_bundle(CORPUS / _AX200).nics
     assert nic.ids == "8086:2723" and nic.driver == "iwlwifi"
     assert not nic.builtin
+
+
+# --- a device-less line that prints the PCI device number alone ---------------------------------
+
+_AX101 = "bt84_x86_hacore_98523_ax101_iwlwifi_no_config_54f0_0244_probe_22"
+
+
+def test_no_config_line_gives_the_unbound_function_its_ids() -> None:
+    """ "iwlwifi: No config found for PCI dev 54f0/0244, ..." (pr_err, no device) beside
+    "iwlwifi: probe of 0000:00:14.3 failed with error -22": iwlwifi's alias table has one entry
+    of device 54f0, so the unbound function is 8086:54f0, pci.ids' "CNVi: Wi-Fi"."""
+    (nic,) = inspect_bundle(CORPUS / _AX101).nics
+    assert nic.bus_path == "0000:00:14.3" and nic.driver is None
+    assert nic.ids == "8086:54f0"
+    assert nic.chip and "CNVi" in nic.chip
+
+
+def test_the_number_alone_names_nothing_without_its_drivers_table() -> None:
+    """The same format read for a driver whose table has no entry of the number (r8169) or for
+    no driver gives no IDs: the vendor comes from the line's driver only."""
+    from sbctune.catalog.id_formats import load_id_formats
+
+    line = "No config found for PCI dev 54f0/0244, rev=0x370, rfid=0x10c000"
+    assert load_id_formats().ids_in(line, "r8169") is None
+    assert load_id_formats().ids_in(line) is None
+    found = load_id_formats().ids_in(line, "iwlwifi")
+    assert found is not None and found[0] == "8086:54f0"
