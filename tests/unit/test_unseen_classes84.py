@@ -5,7 +5,7 @@ corpus' bundles (named beside it, with its SOURCE.md); the corpus test checks wh
 from __future__ import annotations
 
 from sbctune.advice.inspect import inspect_bundle
-from tests.corpus_support import CORPUS
+from tests.corpus_support import CORPUS, corpus_output
 
 _AX201 = "bt84_x86_openwrt_20835_ax201_cnvi_7a70_lspci_nnk_iwlwifi_btintel_quoted"
 _AX200 = "regr54_x86_nixpkgs_271020_ax200_iwlwifi_cc_a0_pci_dev_line"
@@ -54,3 +54,47 @@ def test_the_number_alone_names_nothing_without_its_drivers_table() -> None:
     assert load_id_formats().ids_in(line) is None
     found = load_id_formats().ids_in(line, "iwlwifi")
     assert found is not None and found[0] == "8086:54f0"
+
+
+# --- btbcm's patch names carry the board's compatible -------------------------------------------
+
+_PI400 = "bt84_pi400_emlinux_pr321_brcmfmac43456_fw_missing_bcm4345c5_board_named_patch"
+
+
+def test_btbcm_board_named_patch_gives_the_soc() -> None:
+    """ "Bluetooth: hci0: BCM: 'brcm/BCM4345C5.raspberrypi,400.hcd'" (btbcm_initialize()'s
+    tried names): the root compatible "raspberrypi,400" is the kernel's bcm2711-rpi-400.dts, so
+    Inspect names the SoC, BCM2711."""
+    inv = inspect_bundle(CORPUS / _PI400)
+    assert inv.board.soc == "BCM2711"
+
+
+def test_a_board_less_patch_name_names_no_board() -> None:
+    """ "BCM: 'brcm/BCM4345C5.hcd'" and the loaded "BCM4345C0 'brcm/BCM4345C0.hcd' Patch" carry
+    no compatible; a quoted name outside a BCM line is not read."""
+    from sbctune.inventory.btbcm_board import board_types
+
+    text = corpus_output(_PI400)
+    assert board_types(text) == ["raspberrypi,400"]
+    board_less = "\n".join(line for line in text.splitlines() if "raspberrypi" not in line)
+    assert board_types(board_less) == []
+
+
+# --- an on-board index name ---------------------------------------------------------------------
+
+_INXI = "bt84_laptop_mbp2016linux_143_inxi_nn_rtl8723be_wlo1_up_rtl810xe_eno1_down"
+
+
+def test_onboard_index_name_is_built_in() -> None:
+    """`inxi -Nn`'s "IF: eno1" on r8169 (RTL810xE): udev's dev_pci_onboard() name, given from
+    the firmware's on-board index (SMBIOS type 41 / ACPI _DSM), so the port is built in; the
+    Wi-Fi card beside it is left as it was."""
+    nics = {n.name: n for n in inspect_bundle(CORPUS / _INXI).nics}
+    assert nics["eno1"].builtin and nics["eno1"].driver == "r8169"
+
+
+def test_slot_and_path_names_are_not_onboard() -> None:
+    from sbctune.inventory.ifnames import onboard_name
+
+    assert onboard_name("eno1") and onboard_name("eno2np1") and onboard_name("enP1o3d1")
+    assert not any(onboard_name(n) for n in ("ens224", "enp3s0", "end0", "enx001122334455"))
