@@ -12,6 +12,7 @@ from sbctune.catalog.arm_machines import ArmMachine, arm_machine
 from sbctune.catalog.dt_boards import load_dt_boards
 from sbctune.catalog.kernel_flavours import soc_by_kernel
 from sbctune.inventory.brcmfmac_board import board_types
+from sbctune.inventory.btbcm_board import board_types as bt_board_types
 from sbctune.inventory.kernel_build import irq_threads
 from sbctune.inventory.mips_identity import mips_machine, mips_soc
 from sbctune.inventory.model import Board, Throttled
@@ -139,7 +140,7 @@ def _present_cpus(text: str | None) -> int | None:
 
 
 def _soc_by_wifi_firmware(board: Board, parsed: Parsed) -> None:
-    """The SoC of the board brcmfmac named its firmware file for: the board type in
+    """The SoC of the board brcmfmac (or btbcm) named its firmware file for: the board type in
     "brcmfmac43430-sdio.raspberrypi,3-model-b.bin" is the device tree's first root compatible
     (inventory.brcmfmac_board), whose kernel device tree names the SoC (boards.json)."""
     if parsed.dmesg is None:
@@ -150,6 +151,13 @@ def _soc_by_wifi_firmware(board: Board, parsed: Parsed) -> None:
         found = load_dt_boards().by_compatible(board_type)
         if found is not None:
             why = f"brcmfmac's firmware file for the board {board_type!r}: {found.evidence}"
+            board.soc, board.soc_source = found.soc, why
+            return
+    # the combo's Bluetooth half: btbcm's patch names carry the same compatible
+    for board_type in bt_board_types(parsed.dmesg_text)[:4]:
+        found = load_dt_boards().by_compatible(board_type)
+        if found is not None:
+            why = f"btbcm's patch file for the board {board_type!r}: {found.evidence}"
             board.soc, board.soc_source = found.soc, why
             return
 

@@ -185,8 +185,11 @@ def _ids_of_its_device(event: DmesgEvent, driver: KernelDriver) -> Sighting | No
     """A device-less line printed from one of the driver's own ID formats (id_formats.tsv:
     brcmfmac's debug "brcmf_pcie_probe Enter 14e4:4488", pcie.c, its arguments pdev->vendor
     and pdev->device) gives the IDs of the driver's device, tied to it by lone_wifi_devices
-    when the log shows it driving just one."""
-    found = load_id_formats().ids_in(event.text)
+    when the log shows it driving just one. A format that prints the PCI device number alone
+    (iwl_pci_probe()'s pr_err "No config found for PCI dev %04x/%04x, ...", pdev->device and
+    pdev->subsystem_device, pcie/drv.c 6.1 and 6.12) takes the vendor from the line's driver's
+    own alias table, as on a line with its device."""
+    found = load_id_formats().ids_in(event.text, driver.name)
     if found is None or (own := driver_for_files(found[1].files)) is None:
         return None
     if own.name != driver.name:

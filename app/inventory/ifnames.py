@@ -29,6 +29,16 @@ _DT_NAME = re.compile(rf"^{_KIND}d\d+$")
 _PCI_INDEX_NAME = re.compile(rf"^{_KIND}(?:P\d+)?[os]\d+(?:f\d+)?(?:n\S+|d\d+)?$")
 
 
+# dev_pci_onboard()'s name alone: the firmware lists the device as on-board (SMBIOS type 41
+# "Onboard Devices Extended Information", or ACPI _DSM's index); a card in a slot gets none
+_ONBOARD_NAME = re.compile(rf"^{_KIND}(?:P\d+)?o\d+(?:n\S+|d\d+)?$")
+
+
+def onboard_name(name: str | None) -> bool:
+    """``eno1``/``eno2np1``: udev named the device by the firmware's on-board index."""
+    return bool(_ONBOARD_NAME.match(name or ""))
+
+
 def bus_from_name(name: str | None) -> str | None:
     """``enp1s0``/``eno1``/``ens224`` → ``pci``, ``enp0s20f0u1``/``enu1u1`` → ``usb``,
     ``end0`` → ``platform``; else None."""

@@ -14,8 +14,10 @@ from sbctune.catalog.driver_families import family_sentence
 from sbctune.catalog.ids import IdDatabase
 from sbctune.catalog.pci_silicon import silicon
 from sbctune.catalog.vendor_formats import vendor_driver
+from sbctune.inventory.chipset_wifi import chipset_wifi
 from sbctune.inventory.firmware_requester import firmware_requester
 from sbctune.inventory.graph import Device
+from sbctune.inventory.ifnames import onboard_name
 from sbctune.inventory.loaded_modules import drivers_not_loaded
 from sbctune.inventory.model import Board, Nic, Pcie
 from sbctune.inventory.nic_chip import chip_of, chip_otherwise
@@ -293,6 +295,7 @@ def _queues(nic: Nic, parsed: Parsed) -> None:
 def is_builtin(nic: Nic, board: Board, catalog: Catalog) -> bool:
     if nic.wireless:
         radio = nic.driver == "brcmfmac" or nic.bus in ("sdio", "platform")  # the SoC's own
+        radio = radio or chipset_wifi(nic.bus, nic.ids)  # a PCH's CNVi function
         if nic.bus == "platform" and vendor_driver(nic.bus_path) is not None:
             return False  # "nrc80211": a platform device an out-of-tree module added, no id
         return radio or board_makers_mac(nic.mac)
@@ -306,5 +309,7 @@ def is_builtin(nic: Nic, board: Board, catalog: Catalog) -> bool:
     chip = catalog.chip(nic.catalog_id) if nic.catalog_id else None
     if chip is not None and chip.builtin:
         return True  # e.g. SMSC LAN9514: only ever soldered onto a Pi
+    if nic.bus == "pci" and onboard_name(nic.name):
+        return True  # eno1: the firmware's on-board index (udev's dev_pci_onboard())
     # A MAC from the Raspberry Pi OUIs: the board's own NIC.
     return nic.bus == "platform" or board_makers_mac(nic.mac)
