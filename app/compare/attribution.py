@@ -17,11 +17,13 @@ came apart is then the floor a tweak must clear, as an A/A calibration's spread 
 from __future__ import annotations
 
 import math
+import statistics
 from dataclasses import dataclass, field
 from typing import Any
 
+from sbctune.compare.compare import find_test
 from sbctune.compare.interval import Change, change
-from sbctune.history.records import DIRECTIONS, MODES, RunRecord
+from sbctune.history.records import DIRECTIONS, MODES, Direction, Mode, RunRecord
 from sbctune.history.run_tuning import changed_during_run
 from sbctune.measure.plans import DIRECTION_LABEL, MODE_WORDS
 
@@ -113,13 +115,9 @@ def reference_of(run: RunRecord) -> int | None:
     return of if isinstance(of, int) and not isinstance(of, bool) else None
 
 
-def _trials(run: RunRecord, direction: str, mode: str) -> list[float]:
-    tests = [t for t in run.tests if t.direction == direction and t.mode == mode]
-    return list(tests[-1].trial_means) if tests else []
-
-
-def _mean(values: list[float]) -> float:
-    return math.fsum(values) / len(values) if values else math.nan
+def _trials(run: RunRecord, direction: Direction, mode: Mode) -> list[float]:
+    found = find_test(run, direction, mode)
+    return list(found.trial_means) if found else []
 
 
 def _effects(baseline: RunRecord, run: RunRecord, reference: RunRecord | None) -> list[Effect]:
@@ -130,7 +128,7 @@ def _effects(baseline: RunRecord, run: RunRecord, reference: RunRecord | None) -
             if not first or not second:
                 continue
             again = _trials(reference, direction, mode) if reference is not None else []
-            drift = abs(_mean(again) - _mean(first)) if again else math.nan
+            drift = abs(statistics.fmean(again) - statistics.fmean(first)) if again else math.nan
             found: Change = change(first, second, spread=None if math.isnan(drift) else drift)
             label = f"{DIRECTION_LABEL[direction]} {MODE_WORDS[mode]}"
             effects.append(Effect(label, found.delta, found.low, found.high, found.verdict,
